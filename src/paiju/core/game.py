@@ -1,0 +1,148 @@
+"""The game-agnostic interface: a ``Game`` makes ``State``s; a ``State`` is one position of one game.
+
+Every game (DouDizhu, GuanDan, Gongzhu) implements exactly this, so that agents, evaluation, training,
+the server and the conformance tests never import a specific game. A ``State`` is mutable: ``apply``
+changes it in place (fast for search and self-play); ``clone`` gives an independent copy.
+
+Actions are game-specific immutable values (a DouDizhu ``Move``, a bid ``int``, a Gongzhu card name);
+``action_to_json`` / ``action_from_json`` convert them for records and network messages.
+"""
+
+from __future__ import annotations
+
+import random
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from typing import Any, ClassVar, Protocol
+
+Action = Hashable
+JSON = Any
+
+
+class Observation(Protocol):
+    """One seat's view of a state. Games add their own fields (hand, history, ...)."""
+
+    seat: int
+    phase: str
+
+    def to_json(self) -> dict[str, JSON]:
+        """The external protocol's ``obs`` object for this seat."""
+        ...
+
+
+class State(ABC):
+    """One position of a game: whose turn it is, what they may do, what each seat can see."""
+
+    game_name: ClassVar[str]
+    num_players: ClassVar[int]
+
+    @property
+    @abstractmethod
+    def current_player(self) -> int | None:
+        """Seat to act, or ``None`` once the game is over."""
+
+    @property
+    @abstractmethod
+    def phase(self) -> str:
+        """Name of the current phase (``"bid"``, ``"play"``, ``"tribute"``, ``"over"``, ...)."""
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]:
+        """Every distinct legal action of the current player, each exactly once, in a fixed order."""
+
+    @abstractmethod
+    def apply(self, action: Action, seat: int | None = None) -> None:
+        """Play ``action`` for the current player (``seat``, when given, must be that player).
+
+        Raises ``IllegalActionError`` naming the problem, leaving the state unchanged.
+        """
+
+    @abstractmethod
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see, and nothing more (its own hand, public cards, the public history)."""
+
+    @abstractmethod
+    def perfect_view(self) -> dict[str, JSON]:
+        """Everything, every hand included. Only for training code that asks for it by name."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy: applying actions to it never changes this state."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """Whether the game is over."""
+
+    @abstractmethod
+    def payoffs(self) -> list[float]:
+        """Score of each seat at the end of the game (raises ``ValueError`` before)."""
+
+    @abstractmethod
+    def to_record(self) -> dict[str, JSON]:
+        """paiju's JSON record of the game so far: seed, rules, deal, every action, result."""
+
+    def action_to_json(self, action: Action) -> JSON:
+        """The JSON form of an action, as written in records and protocol messages."""
+        from paiju.core.registry import load_game
+
+        return load_game(self.game_name).action_to_json(action)
+
+    @abstractmethod
+    def action_from_json(self, value: JSON) -> Action:
+        """Parse the JSON form of an action of the current phase (raises ``IllegalActionError``)."""
+
+    def observation_to_json(self, seat: int) -> dict[str, JSON]:
+        """``observation(seat)`` in the external protocol's JSON form."""
+        return self.observation(seat).to_json()
+
+    @property
+    def deal_number(self) -> int:
+        """Counts deals (GuanDan: rounds) started in this game, from 0; a new deal triggers ``start``."""
+        return 0
+
+    def result(self) -> dict[str, JSON]:
+        """A JSON summary of the finished game; games add their own fields to ``payoffs``."""
+        return {"payoffs": self.payoffs()}
+
+
+class Game(ABC):
+    """A game's factory: deals new states from seeds, rebuilds states from records and observations."""
+
+    name: ClassVar[str]
+    num_players: ClassVar[int]
+
+    @abstractmethod
+    def default_rules(self) -> Any:
+        """The default ruleset (a frozen dataclass)."""
+
+    @abstractmethod
+    def rules_from_json(self, value: dict[str, JSON]) -> Any:
+        """A ruleset from its JSON form, with a clear error for unknown or ill-typed options."""
+
+    @abstractmethod
+    def new_state(self, seed: int, rules: Any = None) -> State:
+        """A new game dealt from ``seed``; the same seed and rules always give the same deal."""
+
+    @abstractmethod
+    def from_record(self, record: dict[str, JSON]) -> State:
+        """Replay a paiju JSON record; raises ``RecordError`` naming the first bad entry."""
+
+    @abstractmethod
+    def action_to_json(self, action: Action) -> JSON:
+        """The JSON form of an action, as written in records and protocol messages."""
+
+    @abstractmethod
+    def determinize(self, observation: Any, rng: random.Random) -> State:
+        """A full state consistent with one seat's observation, the hidden cards drawn from ``rng``.
+
+        The observing seat's hand and the whole public history are exactly as observed; every other
+        hand holds the right number of cards, all from the cards that seat cannot see.
+        """
+
+    def parse_action_text(self, state: State, text: str) -> Action:
+        """Parse what a person typed as an action in ``state`` (defaults to the JSON form)."""
+        return state.action_from_json(text)
+
+    def first_legal(self, legal: Sequence[Action]) -> Action:
+        """The default action when a seat runs out of time: the first legal one."""
+        return legal[0]

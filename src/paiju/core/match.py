@@ -1,0 +1,42 @@
+"""Play one game between agents: the loop every tool (evaluation, CLI, selfcheck) shares."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from paiju.core.agent import Agent
+from paiju.core.errors import AgentError, IllegalActionError
+from paiju.core.game import Game, State
+
+
+def play_game(game: Game, agents: Sequence[Agent], seed: int, rules: Any = None,
+              state: State | None = None) -> State:
+    """Play a game dealt from ``seed`` (or continue ``state``) to the end and return the final state.
+
+    Each agent sees only its own seat's observation. An agent that returns an action not in ``legal``
+    raises ``AgentError``: nothing is ever substituted silently.
+    """
+    if len(agents) != game.num_players:
+        raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
+    state = game.new_state(seed, rules) if state is None else state
+    rules_json = state.to_record()["rules"]
+    started = -1
+    while not state.is_terminal():
+        if state.deal_number != started:
+            started = state.deal_number
+            for seat, agent in enumerate(agents):
+                agent.begin(game.name, seat, rules_json)
+        seat = state.current_player
+        assert seat is not None
+        agent = agents[seat]
+        legal = state.legal_actions()
+        action = agent.act(state.observation(seat), legal)
+        try:
+            state.apply(action)
+        except IllegalActionError as error:
+            raise AgentError(agent.name, seat, f"chose an illegal action: {error}") from error
+    result = state.result()
+    for agent in agents:
+        agent.finish(result)
+    return state

@@ -1,0 +1,6 @@
+"""The games. Importing this package registers each of them with ``paiju.core.registry``."""
+
+from paiju.core.registry import register_game
+from paiju.games.doudizhu import DouDizhu
+
+register_game(DouDizhu())

@@ -1,0 +1,315 @@
+"""The DouDizhu game state: dealing, bidding, play, scoring (``shared/specs/doudizhu.md``).
+
+Seats 0, 1, 2 play in that order. In research mode seat 0 is the landlord and play starts at once; in
+full mode each seat bids once from the seeded first bidder (0 = pass, otherwise above the highest bid so
+far; a 3 ends bidding), the highest bidder becomes landlord, takes the three public cards and leads. If
+all pass, the deal is void and a new one is drawn from the same seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from paiju.core.errors import IllegalActionError
+from paiju.core.game import State
+from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, contains, format_cards, pack, parse_cards
+from paiju.games.doudizhu.movegen import legal_moves
+from paiju.games.doudizhu.moves import Move, interpretations, parse_move
+from paiju.games.doudizhu.observation import DouDizhuObservation
+from paiju.games.doudizhu.rules import DouDizhuRules
+
+BIDS = (0, 1, 2, 3)
+DECK = [rank for rank, copies in enumerate(FULL_DECK) for _ in range(copies)]
+
+
+@dataclass(frozen=True, slots=True)
+class Deal:
+    """Three 17-card hands, the three public (landlord) cards, and who bids first (research: landlord)."""
+
+    hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+    public: tuple[int, ...]
+    first_bidder: int
+
+    @classmethod
+    def draw(cls, rng: random.Random, research: bool) -> Deal:
+        deck = DECK.copy()
+        rng.shuffle(deck)
+        hands = tuple(_counts(deck[17 * i: 17 * (i + 1)]) for i in range(3))
+        first = 0 if research else rng.randrange(3)
+        return cls(hands, _counts(deck[51:]), first)  # type: ignore[arg-type]
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hands": [format_cards(h) for h in self.hands], "public": format_cards(self.public),
+                "first_bidder": self.first_bidder}
+
+    @classmethod
+    def from_json(cls, value: dict[str, Any]) -> Deal:
+        hands = tuple(tuple(parse_cards(h)) for h in value["hands"])
+        public = tuple(parse_cards(value["public"]))
+        deal = cls(hands, public, int(value["first_bidder"]))  # type: ignore[arg-type]
+        deal.validate()
+        return deal
+
+    def validate(self) -> None:
+        """Raises ``ValueError`` unless the hands and public cards are exactly one deck, 17/17/17/3."""
+        sizes = [sum(h) for h in self.hands] + [sum(self.public)]
+        if len(self.hands) != 3 or sizes != [17, 17, 17, 3]:
+            raise ValueError(f"a deal is three hands of 17 cards and 3 public cards, got sizes {sizes}")
+        deck = [sum(h[r] for h in self.hands) + self.public[r] for r in range(NUM_RANKS)]
+        if tuple(deck) != FULL_DECK:
+            raise ValueError(f"a deal must hold one 54-card deck, got {format_cards(deck)}")
+        if self.first_bidder not in (0, 1, 2):
+            raise ValueError(f"first bidder must be a seat 0-2, got {self.first_bidder}")
+
+
+def _counts(ranks: list[int]) -> tuple[int, ...]:
+    counts = [0] * NUM_RANKS
+    for rank in ranks:
+        counts[rank] += 1
+    return tuple(counts)
+
+
+class DouDizhuState(State):
+    """A DouDizhu game in progress (mutable; ``clone`` copies)."""
+
+    game_name = "doudizhu"
+    num_players = 3
+
+    def __init__(self, rules: DouDizhuRules, deal: Deal, seed: int | None = None,
+                 rng: random.Random | None = None, queued_deals: list[Deal] | None = None) -> None:
+        self.rules = rules
+        self.seed = seed
+        self._rng = rng
+        self._queued_deals = list(queued_deals or [])
+        self.deals: list[Deal] = []
+        self.actions: list[tuple[int, int | Move]] = []
+        self._start_deal(deal)
+
+    # -- setup -------------------------------------------------------------------------------------
+
+    def _start_deal(self, deal: Deal) -> None:
+        self.deals.append(deal)
+        self.hands = [list(h) for h in deal.hands]
+        self.bids: list[tuple[int, int]] = []
+        self.history: list[tuple[int, Move]] = []
+        self.landlord: int | None = None
+        self.bid = 0
+        self.bombs = 0
+        self.plays = [0, 0, 0]
+        self.winner: int | None = None
+        self._to_move = deal.first_bidder
+        self._follow: Move | None = None
+        self._follow_seat: int | None = None
+        self._passes = 0
+        self._legal: list[Any] | None = None
+        if self.rules.mode == "research":
+            self._make_landlord(deal.first_bidder, 1)
+            self._phase = "play"
+        else:
+            self._phase = "bid"
+
+    def _make_landlord(self, seat: int, bid: int) -> None:
+        self.landlord = seat
+        self.bid = bid
+        public = self.deals[-1].public
+        self.hands[seat] = [a + b for a, b in zip(self.hands[seat], public, strict=True)]
+        self._to_move = seat
+
+    def _redeal(self) -> None:
+        if self._queued_deals:
+            deal = self._queued_deals.pop(0)
+        elif self._rng is not None:
+            deal = Deal.draw(self._rng, research=False)
+        else:
+            raise IllegalActionError("all seats passed and this state has no seeded generator to redeal from")
+        self._start_deal(deal)
+
+    # -- the interface -----------------------------------------------------------------------------
+
+    @property
+    def current_player(self) -> int | None:
+        return None if self._phase == "over" else self._to_move
+
+    @property
+    def phase(self) -> str:
+        return self._phase
+
+    @property
+    def deal_number(self) -> int:
+        return len(self.deals) - 1
+
+    @property
+    def follow(self) -> Move | None:
+        """The play the current player must beat, or None when leading."""
+        return self._follow
+
+    def legal_actions(self) -> list[Any]:
+        if self._legal is None:
+            if self._phase == "bid":
+                highest = max((b for _, b in self.bids), default=0)
+                self._legal = [0] + [b for b in BIDS if b > highest]
+            elif self._phase == "play":
+                self._legal = legal_moves(self.hands[self._to_move], self._follow, self.rules)
+            else:
+                self._legal = []
+        return self._legal
+
+    def apply(self, action: Any, seat: int | None = None) -> None:
+        if self._phase == "over":
+            raise IllegalActionError("the game is over; no more actions")
+        if seat is not None and seat != self._to_move:
+            raise IllegalActionError(f"seat {seat} acted out of turn: seat {self._to_move} is to {self._phase}")
+        if isinstance(action, bool) or action not in self.legal_actions():
+            raise IllegalActionError(self._why_illegal(action))
+        player = self._to_move
+        self.actions.append((player, action))
+        self._legal = None
+        if self._phase == "bid":
+            self._apply_bid(player, action)
+        else:
+            self._apply_play(player, action)
+
+    def _apply_bid(self, player: int, bid: int) -> None:
+        self.bids.append((player, bid))
+        highest_seat, highest = max(self.bids, key=lambda sb: sb[1])
+        if bid == 3 or len(self.bids) == 3:
+            if highest == 0:
+                self._redeal()
+                return
+            self._make_landlord(highest_seat, highest)
+            self._phase = "play"
+            return
+        self._to_move = (player + 1) % 3
+
+    def _apply_play(self, player: int, move: Move) -> None:
+        self.history.append((player, move))
+        if move.is_pass:
+            self._passes += 1
+            if self._passes == 2:  # both others passed: the last player to play leads anew
+                self._follow = None
+                self._follow_seat = None
+            self._to_move = (player + 1) % 3
+            return
+        hand = self.hands[player]
+        for rank, n in enumerate(move.counts):
+            if n:
+                hand[rank] -= n
+        self.plays[player] += 1
+        if move.is_bomb:
+            self.bombs += 1
+        self._passes = 0
+        self._follow = move
+        self._follow_seat = player
+        if not any(hand):
+            self.winner = player
+            self._phase = "over"
+            return
+        self._to_move = (player + 1) % 3
+
+    def _why_illegal(self, action: Any) -> str:
+        seat = self._to_move
+        if self._phase == "bid":
+            highest = max((b for _, b in self.bids), default=0)
+            if not isinstance(action, int) or isinstance(action, bool) or action not in BIDS:
+                return f"seat {seat} must bid 0, 1, 2 or 3, got {action!r}"
+            return f"seat {seat} bid {action}, which is not above the highest bid so far ({highest}); bid 0 to pass"
+        if not isinstance(action, Move):
+            return f"seat {seat} must play a DouDizhu Move in the play phase, got {action!r}"
+        if action.is_pass:
+            return f"seat {seat} leads and may not pass"
+        if not contains(pack(self.hands[seat]), action.packed):
+            return f"seat {seat} does not hold {action.cards!r} (hand {format_cards(self.hands[seat])!r})"
+        if action not in interpretations(action.counts, self.rules):
+            return f"{action!r} is not a valid interpretation of {action.cards!r} under these rules"
+        if self._follow is not None:
+            return f"{action.cards!r} ({action.category.label}) does not beat {self._follow.cards!r} " \
+                   f"({self._follow.category.label}) played by seat {self._follow_seat}"
+        return f"{action!r} is not a legal lead"
+
+    def observation(self, seat: int) -> DouDizhuObservation:
+        public = self.deals[-1].public if self.landlord is not None else None
+        return DouDizhuObservation(
+            seat=seat, phase=self._phase, hand=tuple(self.hands[seat]), landlord=self.landlord,
+            public=public, first_bidder=self.deals[-1].first_bidder, bids=tuple(self.bids),
+            history=tuple(self.history), cards_left=tuple(sum(h) for h in self.hands),  # type: ignore[arg-type]
+            multiplier=self.multiplier, follow=self._follow, follow_seat=self._follow_seat, rules=self.rules)
+
+    @property
+    def multiplier(self) -> int:
+        """2 to the number of bombs and rockets played, doubled once more for a spring at the end."""
+        return 2 ** (self.bombs + (1 if self.spring else 0))
+
+    @property
+    def spring(self) -> bool:
+        """Full mode only: the peasants never played (spring) or the landlord played once (anti-spring)."""
+        if self.rules.mode != "full" or self.winner is None or self.landlord is None:
+            return False
+        if self.winner == self.landlord:
+            return all(self.plays[s] == 0 for s in range(3) if s != self.landlord)
+        return self.plays[self.landlord] == 1
+
+    def perfect_view(self) -> dict[str, Any]:
+        return {"hands": [format_cards(h) for h in self.hands], "landlord": self.landlord,
+                "public": format_cards(self.deals[-1].public), "to_move": self.current_player,
+                "phase": self._phase, "bids": [list(b) for b in self.bids],
+                "history": [[s, m.cards] for s, m in self.history]}
+
+    def clone(self) -> DouDizhuState:
+        other = object.__new__(DouDizhuState)
+        other.__dict__.update(self.__dict__)
+        other.hands = [h.copy() for h in self.hands]
+        other.bids = self.bids.copy()
+        other.history = self.history.copy()
+        other.plays = self.plays.copy()
+        other.deals = self.deals.copy()
+        other.actions = self.actions.copy()
+        other._queued_deals = self._queued_deals.copy()
+        if self._rng is not None:
+            other._rng = random.Random()
+            other._rng.setstate(self._rng.getstate())
+        return other
+
+    def is_terminal(self) -> bool:
+        return self._phase == "over"
+
+    def payoffs(self) -> list[float]:
+        """Research: landlord +-2, peasants -+1 each, times 2 per bomb. Full: base = winning bid, doubled
+        per bomb, rocket and spring; landlord +-2 x score, peasants -+score each."""
+        if self.winner is None or self.landlord is None:
+            raise ValueError("payoffs are defined only once the game is over")
+        score = self.bid * self.multiplier
+        sign = 1 if self.winner == self.landlord else -1
+        return [float(2 * sign * score if s == self.landlord else -sign * score) for s in range(3)]
+
+    def result(self) -> dict[str, Any]:
+        payoffs = self.payoffs()
+        return {"payoffs": payoffs, "landlord": self.landlord,
+                "winner": "landlord" if self.winner == self.landlord else "peasants",
+                "bid": self.bid, "bombs": self.bombs, "spring": self.spring, "multiplier": self.multiplier}
+
+    # -- records -----------------------------------------------------------------------------------
+
+    def action_from_json(self, value: Any) -> Any:
+        if self._phase == "bid":
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise IllegalActionError(f"a bid is an integer 0-3, got {value!r}")
+            return value
+        if not isinstance(value, str):
+            raise IllegalActionError(f"a play is a string of rank letters ('' for pass), got {value!r}")
+        try:
+            return parse_move(value, self.rules, self._follow)
+        except ValueError as error:
+            raise IllegalActionError(str(error)) from None
+
+    def to_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {
+            "game": self.game_name, "format": 1, "seed": self.seed, "rules": self.rules.to_json(),
+            "deals": [d.to_json() for d in self.deals],
+            "actions": [[seat, self.action_to_json(a)] for seat, a in self.actions],
+        }
+        if self.is_terminal():
+            record["result"] = self.result()
+        return record
+
