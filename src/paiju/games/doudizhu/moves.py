@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import IntEnum
 
-from paiju.games.doudizhu.cards import NUM_RANKS, RANKS, format_cards, pack, parse_cards
+from paiju.games.doudizhu.cards import NUM_RANKS, RANKS, format_cards, pack, parse_cards, unpack
 from paiju.games.doudizhu.rules import DouDizhuRules
 
 HIGHEST_CHAIN_RANK = 11  # chains run from 3 up to A; never the 2 or the jokers
@@ -70,7 +70,11 @@ class Move:
     """One play: its cards (sorted rank letters, ``""`` for pass) and their interpretation.
 
     ``rank`` is the main part's rank index (lowest rank for chains and planes); ``length`` the number
-    of ranks in the main part (1 for non-chains). Two moves are equal when cards and interpretation are.
+    of ranks in the main part (1 for non-chains).
+
+    Moves are interned: build them with ``make_move`` / ``move_from_packed`` (or ``parse_move``), never
+    with ``Move(...)``; there is then exactly one object per distinct play, so equality is identity —
+    fast to compare and to look up in a legal list. Unpickling re-interns.
     """
 
     cards: str
@@ -93,14 +97,8 @@ class Move:
     def size(self) -> int:
         return len(self.cards)
 
-    def key(self) -> tuple[str, int, int, int]:
-        return (self.cards, int(self.category), self.rank, self.length)
-
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Move) and self.key() == other.key())
-
-    def __hash__(self) -> int:
-        return hash(self.key())
+    def __reduce__(self) -> tuple[object, tuple[int, Category, int, int]]:
+        return (move_from_packed, (self.packed, self.category, self.rank, self.length))
 
     def __str__(self) -> str:
         return self.cards
@@ -117,22 +115,27 @@ class Move:
         if self.category is Category.ROCKET:
             return True
         if self.category is Category.BOMB:
-            return other.category < Category.BOMB or (other.category is Category.BOMB and self.rank > other.rank)
-        return (self.category is other.category and self.length == other.length and self.rank > other.rank)
+            return other.category < Category.BOMB or (
+                other.category is Category.BOMB and self.rank > other.rank)
+        return self.category is other.category and self.length == other.length and self.rank > other.rank
 
 
 _INTERNED: dict[tuple[int, int, int, int], Move] = {}
 
 
-def make_move(counts: tuple[int, ...], category: Category, rank: int, length: int = 1) -> Move:
-    """The interned ``Move`` for these counts and interpretation (one object per distinct play)."""
-    packed = pack(counts)
+def move_from_packed(packed: int, category: Category, rank: int, length: int = 1) -> Move:
+    """The interned ``Move`` with these packed counts (``cards.pack``) and interpretation."""
     key = (packed, category, rank, length)
     move = _INTERNED.get(key)
     if move is None:
-        move = Move(format_cards(counts), category, rank, length, tuple(counts), packed)
-        _INTERNED[key] = move
+        counts = tuple(unpack(packed))
+        move = _INTERNED[key] = Move(format_cards(counts), Category(category), rank, length, counts, packed)
     return move
+
+
+def make_move(counts: tuple[int, ...], category: Category, rank: int, length: int = 1) -> Move:
+    """The interned ``Move`` for these counts and interpretation."""
+    return move_from_packed(pack(counts), category, rank, length)
 
 
 PASS = make_move((0,) * NUM_RANKS, Category.PASS, -1, 0)
@@ -210,7 +213,7 @@ def _solo_kickers_ok(kickers: list[int], rules: DouDizhuRules) -> bool:
 
 
 def _pair_kickers_ok(kickers: list[int], pairs: int, rules: DouDizhuRules) -> bool:
-    """Pair kickers: ``pairs`` pairs of distinct ranks, no jokers (four equal cards = two pairs, as option)."""
+    """Pair kickers: ``pairs`` pairs of distinct ranks, no jokers (four equal cards = two pairs as an option)."""
     if kickers[13] or kickers[14]:
         return False
     allowed = (2, 4) if rules.bomb_as_kickers else (2,)
