@@ -95,6 +95,10 @@ class State(ABC):
         """``observation(seat)`` in the external protocol's JSON form."""
         return self.observation(seat).to_json()
 
+    def invariant_errors(self) -> list[str]:
+        """Game-specific consistency problems (cards not conserved, wrong hand sizes); empty when sound."""
+        return []
+
     @property
     def deal_number(self) -> int:
         """Counts deals (GuanDan: rounds) started in this game, from 0; a new deal triggers ``start``."""
@@ -110,6 +114,8 @@ class Game(ABC):
 
     name: ClassVar[str]
     num_players: ClassVar[int]
+    zero_sum: ClassVar[bool] = True
+    """Whether the payoffs of every finished game sum to zero."""
 
     @abstractmethod
     def default_rules(self) -> Any:

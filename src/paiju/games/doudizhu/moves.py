@@ -44,9 +44,17 @@ class Category(IntEnum):
 
     @property
     def label(self) -> str:
-        return self.name.lower().replace("_", "+", 1) if self.name.startswith(("TRIO_", "FOUR_")) else (
-            self.name.lower().replace("_", " "))
+        """The category's name as players say it (``trio+pair``, ``solo chain``)."""
+        return _LABELS[self]
 
+
+_LABELS = {
+    Category.PASS: "pass", Category.SOLO: "solo", Category.PAIR: "pair", Category.TRIO: "trio",
+    Category.TRIO_SOLO: "trio+solo", Category.TRIO_PAIR: "trio+pair", Category.SOLO_CHAIN: "solo chain",
+    Category.PAIR_CHAIN: "pair chain", Category.PLANE: "plane", Category.PLANE_SOLOS: "plane+solos",
+    Category.PLANE_PAIRS: "plane+pairs", Category.FOUR_TWO_SOLOS: "four+two solos",
+    Category.FOUR_TWO_PAIRS: "four+two pairs", Category.BOMB: "bomb", Category.ROCKET: "rocket",
+}
 
 # Chain-like categories: (copies per rank, minimum length, maximum length by the 20-card hand limit).
 CHAIN_SHAPES = {

@@ -250,6 +250,20 @@ class DouDizhuState(State):
             return all(self.plays[s] == 0 for s in range(3) if s != self.landlord)
         return self.plays[self.landlord] == 1
 
+    def invariant_errors(self) -> list[str]:
+        """One deck in all: hands plus played cards plus (before a landlord) the public cards."""
+        problems = []
+        cards = [sum(h[r] for h in self.hands) for r in range(NUM_RANKS)]
+        for _, move in self.history:
+            cards = [a + b for a, b in zip(cards, move.counts, strict=True)]
+        if self.landlord is None:
+            cards = [a + b for a, b in zip(cards, self.deals[-1].public, strict=True)]
+        if tuple(cards) != FULL_DECK:
+            problems.append(f"cards not conserved: hands + played = {format_cards(cards)}")
+        if any(n < 0 for h in self.hands for n in h):
+            problems.append("a hand holds a negative count")
+        return problems
+
     def perfect_view(self) -> dict[str, Any]:
         return {"hands": [format_cards(h) for h in self.hands], "landlord": self.landlord,
                 "public": format_cards(self.deals[-1].public), "to_move": self.current_player,

@@ -1,0 +1,186 @@
+"""The ``paiju`` command line. Thin: it parses arguments and calls library functions."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+from paiju.core.errors import PaijuError
+from paiju.games.doudizhu.rules import DouDizhuRules
+
+app = typer.Typer(help="paiju: engines, bots and evaluation for DouDizhu, GuanDan and Gongzhu.",
+                  no_args_is_help=True, pretty_exceptions_enable=False)
+play_app = typer.Typer(help="Play a game against bots in the terminal.", no_args_is_help=True)
+eval_app = typer.Typer(help="Evaluate agents against each other.", no_args_is_help=True)
+legal_app = typer.Typer(help="Rules oracle: legal plays for JSON-lines queries on stdin.", no_args_is_help=True)
+app.add_typer(play_app, name="play")
+app.add_typer(eval_app, name="eval")
+app.add_typer(legal_app, name="legal")
+console = Console(highlight=False)
+
+RulesOption = Annotated[str | None, typer.Option(help='Ruleset options as JSON, e.g. \'{"bomb_as_kickers": true}\'.')]
+
+
+def _doudizhu_rules(mode: str, rules_json: str | None) -> DouDizhuRules:
+    options = json.loads(rules_json) if rules_json else {}
+    return DouDizhuRules.from_json({"mode": mode, **options})
+
+
+@app.command()
+def demo(decks: Annotated[int, typer.Option(help="Decks per pairing.")] = 100,
+         seed: Annotated[int, typer.Option(help="Seed of the whole tournament.")] = 2026,
+         workers: Annotated[int, typer.Option(help="Worker processes.")] = 2) -> None:
+    """A seeded round-robin among the built-in DouDizhu agents, role-swapped, with a result table."""
+    from paiju.eval.tournament import round_robin
+
+    round_robin(["rules", "random"], decks=decks, seed=seed, workers=workers, console=console)
+
+
+@play_app.command("doudizhu")
+def play_doudizhu(
+    mode: Annotated[str, typer.Option(help="full (with bidding) or research (you are not bidding).")] = "full",
+    seat: Annotated[int, typer.Option(help="Your seat, 0-2.")] = 0,
+    bot: Annotated[str, typer.Option(help="Agent for the other two seats.")] = "rules",
+    seed: Annotated[int | None, typer.Option(help="Deal seed (random if omitted).")] = None,
+    rules: RulesOption = None,
+) -> None:
+    """Play DouDizhu in the terminal against two bots (bidding, then play; 'hint' suggests a play)."""
+    import random
+
+    from paiju import load_game, make_agent
+    from paiju.play.doudizhu_view import DouDizhuView
+    from paiju.play.terminal import play_terminal
+
+    if seat not in (0, 1, 2):
+        raise PaijuError(f"seat must be 0, 1 or 2, got {seat}")
+    seed = random.randrange(2**31) if seed is None else seed
+    console.print(f"DouDizhu, {mode} mode, deal seed {seed}. You are seat {seat}.")
+    bots = [None if s == seat else make_agent(bot, "doudizhu", seed + s) for s in range(3)]
+    try:
+        play_terminal(load_game("doudizhu"), DouDizhuView(), bots, seat, seed,
+                      hint_agent=make_agent("rules", "doudizhu", seed), rules=_doudizhu_rules(mode, rules),
+                      console=console)
+    finally:
+        for agent in bots:
+            if agent is not None:
+                agent.close()
+
+
+@eval_app.command("doudizhu")
+def eval_doudizhu(
+    agent_a: Annotated[str, typer.Argument(help="Agent A (random, rules, ext:COMMAND, ...).")],
+    agent_b: Annotated[str, typer.Argument(help="Agent B.")],
+    decks: Annotated[int, typer.Option(help="Number of decks; each is played with roles swapped.")] = 1000,
+    mode: Annotated[str, typer.Option(help="research (fixed landlord) or full (bidding).")] = "research",
+    seed: Annotated[int, typer.Option(help="Seed of the evaluation.")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    protocol: Annotated[str, typer.Option(help="role-swap (DouZero/PerfectDou) or two-table (DeepRocket).")]
+    = "role-swap",
+    out: Annotated[Path | None, typer.Option(help="Write the full report as JSON here.")] = None,
+) -> None:
+    """Role-swapped duplicate evaluation of A against B: WP and ADP per role with 95 % intervals."""
+    from paiju.eval.doudizhu import DouDizhuEvalConfig, evaluate_doudizhu
+
+    config = DouDizhuEvalConfig(agent_a=agent_a, agent_b=agent_b, decks=decks, mode=mode, seed=seed,
+                                workers=workers, protocol=protocol)
+    report = evaluate_doudizhu(config, progress=True)
+    for table in _tables(report.table()):
+        console.print(table)
+    if out is not None:
+        out.write_text(json.dumps(report.to_json(), indent=2) + "\n")
+        console.print(f"report written to {out}")
+
+
+def _tables(tables: object) -> list[object]:
+    return list(tables) if isinstance(tables, list | tuple) else [tables]
+
+
+@legal_app.command("doudizhu")
+def legal_doudizhu(rules: RulesOption = None,
+                   mode: Annotated[str, typer.Option(help="Ruleset mode (does not change plays).")] = "research",
+                   ) -> None:
+    """Read {"hand": "...", "last": "..."} per line; write {"legal": [...]} per line, sorted ("" = pass)."""
+    from paiju.games.doudizhu.oracle import answer
+
+    ruleset = _doudizhu_rules(mode, rules)
+    failed = False
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        reply = answer(line, ruleset)
+        failed |= "error" in reply
+        sys.stdout.write(json.dumps(reply) + "\n")
+        sys.stdout.flush()
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def replay(path: Annotated[Path, typer.Argument(help="A paiju JSON record, or a DeepRocket record text file.")]
+           ) -> None:
+    """Print a recorded game move by move."""
+    from paiju.core.record import load_record
+    from paiju.core.replay import replay_lines
+
+    if path.suffix.lower() == ".json":
+        record = load_record(path)
+    else:
+        from paiju.games.doudizhu.deeprocket import load_deeprocket_file
+
+        record = load_deeprocket_file(path).to_record()
+    for line in replay_lines(record):
+        console.print(line)
+
+
+@app.command()
+def selfcheck(game: Annotated[str, typer.Argument(help="Game name.")],
+              games: Annotated[int, typer.Option(help="Number of random games.")] = 1000,
+              seed: Annotated[int, typer.Option(help="First seed.")] = 0,
+              mode: Annotated[str | None, typer.Option(help="DouDizhu mode (research or full); default both.")]
+              = None) -> None:
+    """Play random games checking the engine's invariants at every step (a soak test)."""
+    import time
+
+    from rich.progress import Progress
+
+    from paiju import load_game
+    from paiju.core.selfcheck import selfcheck as run_selfcheck
+
+    engine = load_game(game)
+    variants = [None]
+    if game == "doudizhu":
+        variants = [_doudizhu_rules(m, None) for m in ([mode] if mode else ["research", "full"])]
+    failures = 0
+    for rules in variants:
+        label = getattr(rules, "mode", "default")
+        start = time.perf_counter()
+        with Progress(console=console, transient=True) as progress:
+            task = progress.add_task(f"{game} {label}", total=games)
+            report = run_selfcheck(engine, games, seed=seed, rules=rules,
+                                   on_game=lambda _, task=task: progress.advance(task))
+        elapsed = time.perf_counter() - start
+        console.print(f"{game} ({label}): {report.games} games, {report.steps} steps, "
+                      f"{len(report.failures)} failures, {elapsed:.1f} s")
+        for failure in report.failures:
+            console.print(f"[red]FAIL[/red] {failure}")
+        failures += len(report.failures)
+    if failures:
+        raise typer.Exit(1)
+
+
+def main() -> None:
+    """Entry point: run the CLI, turning paiju's errors into a one-line message and exit code 2."""
+    try:
+        app()
+    except PaijuError as error:
+        console.print(f"[red]error:[/red] {error}")
+        sys.exit(2)
+
+
+if __name__ == "__main__":
+    main()

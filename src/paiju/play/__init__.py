@@ -1,0 +1,1 @@
+"""Playing against bots in the terminal."""
