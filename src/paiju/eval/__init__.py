@@ -1,0 +1,6 @@
+"""Evaluation: agents played against each other on seeded deals, with honest intervals.
+
+``stats`` (win rates and means with 95 % intervals), ``seeds`` (per-deal and per-agent seeds),
+``parallel`` (deals played in worker processes, results in order), and per game: ``doudizhu``
+(role-swapped and two-table duplicate) with ``behaviour`` (PerfectDou Table 8 statistics).
+"""
