@@ -67,18 +67,16 @@ OFFSETS = dict(zip((name for name, _, _ in FIELDS),
                    np.cumsum([0] + [size for _, size, _ in FIELDS[:-1]]).tolist(), strict=True))
 
 
-_SHIFTS = np.arange(0, 4 * RANKS, 4, dtype=np.uint64)
-
-
 def _unpacked(card_sets: list[int]) -> np.ndarray:
-    """Counts ``[k, 15]`` of card sets in packed form (``cards.pack``, 4 bits per rank)."""
-    return ((np.array(card_sets, dtype=np.uint64)[:, None] >> _SHIFTS) & np.uint64(15)).astype(np.int8)
+    """Counts ``[k, 15]`` of card sets in packed form (``cards.pack``, a byte per rank)."""
+    raw = b"".join(packed.to_bytes(RANKS, "little") for packed in card_sets)
+    return np.frombuffer(raw, dtype=np.uint8).reshape(len(card_sets), RANKS).astype(np.int8)
 
 
 def observation_vector(obs: DouDizhuObservation) -> np.ndarray:
     """The ``OBSERVATION_SIZE`` int8 encoding of one seat's observation (table in the module doc).
 
-    Card sets are summed in packed form (a rank never exceeds 4 cards, so 4-bit fields never overflow) and
+    Card sets are summed in packed form (a rank never exceeds 4 cards, so its byte never overflows) and
     unpacked together.
     """
     vector = np.zeros(OBSERVATION_SIZE, dtype=np.int8)

@@ -4,8 +4,10 @@ Suits do not matter, so a set of cards is a vector of 15 counts, one per rank, l
 ``3 4 5 6 7 8 9 T J Q K A 2 B R`` (``B`` the small/black joker, ``R`` the big/red joker, as DouZero and
 PerfectDou write them). Index 0 is the 3, index 12 the 2, 13 and 14 the jokers.
 
-For speed the engine also packs counts into one integer, 4 bits per rank ("packed" form): containment
-of one set in another is then two integer operations (see ``contains``).
+For speed the engine also packs counts into one integer, one byte per rank ("packed" form: the counts
+as a little-endian byte string, so packing and unpacking run in C). Sets add and subtract as integers,
+containment is two integer operations (``contains``), and ``at_least`` marks every rank holding at
+least n cards at once.
 """
 
 from __future__ import annotations
@@ -21,7 +23,12 @@ RANK_INDEX = {letter: index for index, letter in enumerate(RANKS)}
 MAX_COPIES = (4,) * 13 + (1, 1)
 FULL_DECK: tuple[int, ...] = MAX_COPIES
 
-_GUARD = sum(8 << (4 * r) for r in range(NUM_RANKS))  # bit 3 of every 4-bit field
+UNIT = [1 << (8 * r) for r in range(NUM_RANKS)]
+"""Packed form of one card of each rank."""
+GUARD = sum(0x80 * unit for unit in UNIT)
+"""Bit 7 of every rank's byte: the bits ``contains`` and ``at_least`` work with."""
+AT_LEAST = [0] + [sum((0x80 - n) * unit for unit in UNIT) for n in range(1, 5)]
+"""``AT_LEAST[n]``: added to a packed set, sets a rank's ``GUARD`` bit exactly when it holds n or more."""
 
 
 def parse_cards(text: str) -> list[int]:
@@ -49,25 +56,27 @@ def format_cards(counts: Sequence[int]) -> str:
 
 
 def pack(counts: Sequence[int]) -> int:
-    """The packed form: count of rank ``r`` in bits ``4r .. 4r+3``."""
-    packed = 0
-    for rank, count in enumerate(counts):
-        packed |= count << (4 * rank)
-    return packed
+    """The packed form: the count of rank ``r`` in byte ``r``."""
+    return int.from_bytes(bytes(counts), "little")
 
 
 def unpack(packed: int) -> list[int]:
     """Counts from the packed form."""
-    return [(packed >> (4 * r)) & 15 for r in range(NUM_RANKS)]
+    return list(packed.to_bytes(NUM_RANKS, "little"))
 
 
 def contains(hand: int, cards: int) -> bool:
     """Whether packed ``hand`` holds every card of packed ``cards``.
 
-    Each field of ``hand + guard`` is 8 + count; subtracting ``cards`` clears bit 3 of a field exactly
-    when that rank is missing, and never borrows across fields (counts are at most 4).
+    Each byte of ``hand | GUARD`` is 128 + count; subtracting ``cards`` clears bit 7 of a byte exactly
+    when that rank is short, and never borrows across bytes (counts are at most 4).
     """
-    return ((hand | _GUARD) - cards) & _GUARD == _GUARD
+    return ((hand | GUARD) - cards) & GUARD == GUARD
+
+
+def at_least(packed: int, copies: int) -> int:
+    """``GUARD`` bits of the ranks holding at least ``copies`` (1-4) cards: byte + 128 − copies ≥ 128."""
+    return (packed + AT_LEAST[copies]) & GUARD
 
 
 def add(counts: Sequence[int], other: Sequence[int]) -> list[int]:

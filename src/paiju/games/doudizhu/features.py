@@ -51,7 +51,7 @@ from typing import cast
 import numpy as np
 
 from paiju.core.errors import PaijuError
-from paiju.games.doudizhu.cards import FULL_DECK, pack
+from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, pack
 from paiju.games.doudizhu.moves import Move
 from paiju.games.doudizhu.observation import DouDizhuObservation
 
@@ -77,34 +77,24 @@ class DouZeroFeatures:
         return np.broadcast_to(self.z, (len(self.x), *Z_SHAPE))
 
 
-def _byte_rows() -> np.ndarray:
-    """Threshold entries of the two ranks packed in one byte: ``[256, 8]``, low nibble first."""
-    thresholds = (np.arange(16)[:, None] >= np.arange(1, 5)).astype(np.float32)
-    table = np.empty((256, 8), dtype=np.float32)
-    table[:, :4] = np.tile(thresholds, (16, 1))
-    table[:, 4:] = np.repeat(thresholds, 16, axis=0)
-    return table
-
-
-_BYTE_ROWS = _byte_rows()
-# Of the 64 entries of 8 unpacked bytes, rank r's start at 4r: keep all four of 3..2 and each joker's first.
+_THRESHOLDS = (np.arange(256)[:, None] >= np.arange(1, 5)).astype(np.float32)
+"""Row ``n``: DouZero's four entries of a rank held ``n`` times (``[1, 1, 0, 0]`` for a pair)."""
+# Of the 60 entries of 15 ranks, rank r's start at 4r: keep all four of 3..2 and each joker's first.
 _ROW_COLUMNS = np.r_[0:52, 52, 56]
 _DECK_PACKED = pack(FULL_DECK)
 
 
 def card_rows(card_sets: Sequence[int]) -> np.ndarray:
-    """Card rows ``[k, 54]`` float32 of ``k`` card sets in packed form (``cards.pack``, 4 bits per rank).
-
-    Each byte of a packed set holds two ranks, so a 256-entry table turns bytes into threshold entries.
-    """
-    raw = np.frombuffer(b"".join(packed.to_bytes(8, "little") for packed in card_sets), dtype=np.uint8)
-    return _BYTE_ROWS[raw].reshape(len(card_sets), 64)[:, _ROW_COLUMNS]
+    """Card rows ``[k, 54]`` float32 of ``k`` card sets in packed form (``cards.pack``, a byte per rank):
+    the bytes of all sets, looked up at once in the threshold table."""
+    raw = np.frombuffer(b"".join(packed.to_bytes(NUM_RANKS, "little") for packed in card_sets), dtype=np.uint8)
+    return _THRESHOLDS[raw].reshape(len(card_sets), 4 * NUM_RANKS)[:, _ROW_COLUMNS]
 
 
 def encode(observation: DouDizhuObservation, legal: Sequence[Move]) -> DouZeroFeatures:
     """DouZero's ``get_obs`` for ``observation``'s seat and each of the ``legal`` plays (see module doc).
 
-    Card sets are summed in packed form (4 bits per rank never overflow: a rank has at most 4 cards), then
+    Card sets are summed in packed form (a byte per rank never overflows: a rank has at most 4 cards), then
     every card row of the decision — state, last 15 moves, actions — is made by one vectorized unpacking.
     """
     obs = observation

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 
 from paiju.core.errors import CardError
-from paiju.games.doudizhu.cards import MAX_COPIES, NUM_RANKS, SMALL_JOKER, pack, unpack
+from paiju.games.doudizhu.cards import MAX_COPIES, NUM_RANKS, SMALL_JOKER, UNIT, pack, unpack
 from paiju.games.doudizhu.moves import (
     CHAIN_SHAPES,
     HIGHEST_CHAIN_RANK,
@@ -38,8 +38,7 @@ CACHE_SIZE = 1 << 16
 Shape = tuple[int, int, int, int, int]
 """Ranks 3..2 holding exactly 1, 2, 3, 4 cards, then the number of jokers."""
 
-_UNIT = [1 << (4 * r) for r in range(NUM_RANKS)]
-_JOKERS = _UNIT[SMALL_JOKER] | _UNIT[SMALL_JOKER + 1]
+_JOKERS = UNIT[SMALL_JOKER] | UNIT[SMALL_JOKER + 1]
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,37 +81,21 @@ def _solver(rules: DouDizhuRules) -> _Solver:
 
 # -- shapes --------------------------------------------------------------------------------------------
 
-def _byte_shape(byte: int, ranks: int) -> int:
-    """Shape code (5 bits per count 1..4) of the ``ranks`` (1 or 2) rank fields in one byte of a packed hand."""
-    code = 0
-    for half in range(ranks):
-        count = (byte >> (4 * half)) & 15
-        if count:
-            code += 1 << (5 * (count - 1))
-    return code
-
-
-_SHAPE_OF_BYTE = [_byte_shape(b, 2) for b in range(256)]
-_SHAPE_OF_NIBBLE = [_byte_shape(b, 1) for b in range(16)]
-_MASKS_OF_BYTE = [sum(1 << (12 * (at_least - 1) + half) for at_least in (1, 2, 3) for half in (0, 1)
-                      if (b >> (4 * half)) & 15 >= at_least) for b in range(256)]
-
-
 def shape_of(packed: int) -> Shape:
     """The shape of a packed hand: ranks with exactly 1..4 cards (jokers apart), and the jokers."""
-    code = _SHAPE_OF_NIBBLE[(packed >> 48) & 15]
-    for byte in range(6):
-        code += _SHAPE_OF_BYTE[(packed >> (8 * byte)) & 255]
-    jokers = ((packed >> 52) & 1) + ((packed >> 56) & 1)
-    return (code & 31, (code >> 5) & 31, (code >> 10) & 31, code >> 15, jokers)
+    raw = packed.to_bytes(NUM_RANKS, "little")
+    plain = raw[:SMALL_JOKER]
+    return (plain.count(1), plain.count(2), plain.count(3), plain.count(4), raw[SMALL_JOKER] + raw[SMALL_JOKER + 1])
 
 
 def _held_masks(packed: int) -> tuple[int, int, int]:
     """12-bit masks of the chain ranks 3..A holding at least one, two and three cards."""
-    code = 0
-    for byte in range(6):
-        code += _MASKS_OF_BYTE[(packed >> (8 * byte)) & 255] << (2 * byte)
-    return code & 4095, (code >> 12) & 4095, code >> 24
+    raw = packed.to_bytes(NUM_RANKS, "little")
+    masks = [0, 0, 0]
+    for rank in range(HIGHEST_CHAIN_RANK + 1):
+        for copies in range(min(raw[rank], 3)):
+            masks[copies] |= 1 << rank
+    return masks[0], masks[1], masks[2]
 
 
 @cache
@@ -126,7 +109,7 @@ def _chains_within(mask: int, copies: int) -> tuple[tuple[int, int, int], ...]:
         for low in range(HIGHEST_CHAIN_RANK - length + 2):
             window = ((1 << length) - 1) << low
             if mask & window == window:
-                found.append((sum(copies * _UNIT[r] for r in range(low, low + length)), low, length))
+                found.append((sum(copies * UNIT[r] for r in range(low, low + length)), low, length))
     return tuple(found)
 
 
@@ -312,7 +295,7 @@ def _kicker_sets(caps: list[int], total: int, unit: int, no_three: tuple[int, ..
             for units in range(min(caps[rank], left), 0, -1):
                 if units == 3 and rank in no_three and rank <= HIGHEST_CHAIN_RANK:
                     continue
-                extend(i + 1, left - units, packed + units * unit * _UNIT[rank])
+                extend(i + 1, left - units, packed + units * unit * UNIT[rank])
 
     extend(0, total, 0)
     return found

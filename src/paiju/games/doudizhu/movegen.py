@@ -4,16 +4,26 @@ Leading, a hand may play any combination it holds (each multiset once, in its ca
 interpretation, see ``moves``); following, it may pass, play a higher combination of the same category
 and length, a bomb, or the rocket.
 
-The generator builds plays from the hand's counts category by category rather than filtering the list
-of all 27,471 plays, so a call costs time in proportion to the answer. Plays without kickers come from
-tables built once at import; plays with kickers are interned on first use (``moves.move_from_packed``).
+Plays are built from the hand's counts category by category, never by filtering the 27,471 plays.
+Lookup tables over small domains do most of the work, each entry computed once per process on first
+use; they are keyed by parts of the hand, never by whole hands, so any workload fills them quickly:
+
+- the solos, pairs, trios, bombs (and rocket) of five consecutive ranks, keyed by those ranks' counts
+  (5^5 keys per group);
+- the chains of each kind, keyed by which of the 12 chain ranks hold enough cards (2^12 keys);
+- the solos, pairs, trios or bombs above a rank, keyed by which ranks above it hold enough (2^15 keys);
+- a trio's trio+solo or trio+pair plays, keyed by which other ranks hold a kicker (2^15 keys per trio).
+
+Plays with four-with-two or plane kickers are enumerated from the hand. Hands and plays are in packed
+form (``cards.pack``): one integer per set, so masks come from two integer operations (``cards.at_least``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from paiju.games.doudizhu.cards import BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO
+from paiju.games.doudizhu.cards import AT_LEAST, BIG_JOKER, NUM_RANKS, SMALL_JOKER, TWO, UNIT, at_least, pack
 from paiju.games.doudizhu.moves import (
     CHAIN_SHAPES,
     HIGHEST_CHAIN_RANK,
@@ -25,130 +35,186 @@ from paiju.games.doudizhu.moves import (
 )
 from paiju.games.doudizhu.rules import DouDizhuRules
 
-_UNIT = [1 << (4 * r) for r in range(NUM_RANKS)]
+# Enum members bound once: reading ``Category.X`` costs a class-attribute lookup on every use.
+_BOMB, _ROCKET, _TRIO_SOLO, _TRIO_PAIR = Category.BOMB, Category.ROCKET, Category.TRIO_SOLO, Category.TRIO_PAIR
 _SIMPLE = {Category.SOLO: 1, Category.PAIR: 2, Category.TRIO: 3, Category.BOMB: 4}
-_CHAIN_BY_COPIES = {copies: category for category, (copies, _, _) in CHAIN_SHAPES.items()}
+_CATEGORY_OF_COPIES = {copies: category for category, copies in _SIMPLE.items()}
+_CHAIN_KINDS = [(category, *shape) for category, shape in CHAIN_SHAPES.items()]  # (category, copies, min, max)
+_CHAIN_KIND = {category: index for index, (category, *_) in enumerate(_CHAIN_KINDS)}
+_CHAIN_GUARD = sum(0x80 * UNIT[r] for r in range(HIGHEST_CHAIN_RANK + 1))
+_BOMB_GUARD = sum(0x80 * UNIT[r] for r in range(SMALL_JOKER))
+_GROUP = 5  # ranks per group of the plain-play table: 3-7, 8-Q, K-R
+_GROUP_MASK = (1 << (8 * _GROUP)) - 1
 
-ROCKET = move_from_packed(_UNIT[SMALL_JOKER] + _UNIT[BIG_JOKER], Category.ROCKET, SMALL_JOKER)
-_SIMPLE_MOVES = {cat: [move_from_packed(n * _UNIT[r], cat, r) for r in range(NUM_RANKS)]
-                 for cat, n in _SIMPLE.items()}
+ROCKET = move_from_packed(UNIT[SMALL_JOKER] + UNIT[BIG_JOKER], Category.ROCKET, SMALL_JOKER)
+_SIMPLE_MOVES = {cat: [move_from_packed(n * UNIT[r], cat, r) for r in range(NUM_RANKS)] for cat, n in _SIMPLE.items()}
 _CHAINS = {  # (category, length) -> chain move by lowest rank
-    (category, length): {low: move_from_packed(sum(copies * _UNIT[r] for r in range(low, low + length)),
-                                               category, low, length)
-                         for low in range(HIGHEST_CHAIN_RANK - length + 2)}
-    for category, (copies, min_length, max_length) in CHAIN_SHAPES.items()
+    (category, length): [move_from_packed(sum(copies * UNIT[r] for r in range(low, low + length)), category, low,
+                                          length) for low in range(HIGHEST_CHAIN_RANK - length + 2)]
+    for category, copies, min_length, max_length in _CHAIN_KINDS
     for length in range(min_length, max_length + 1)
 }
+_KICKER_COPIES = {Category.TRIO_SOLO: 1, Category.TRIO_PAIR: 2}
 _TRIO_WITH = {  # category -> [trio rank][kicker rank] -> move
-    category: [[move_from_packed(3 * _UNIT[t] + copies * _UNIT[k], category, t) if k != t else None
+    category: [[move_from_packed(3 * UNIT[t] + copies * UNIT[k], category, t) if k != t else None
                 for k in range(NUM_RANKS)] for t in range(SMALL_JOKER)]
-    for category, copies in ((Category.TRIO_SOLO, 1), (Category.TRIO_PAIR, 2))
+    for category, copies in _KICKER_COPIES.items()
 }
+
+
+@dataclass(frozen=True, slots=True)
+class _Group:
+    """The plain plays of a group of five ranks, and which of its ranks hold 3+ and 4 cards."""
+
+    plays: list[Move]
+    trios: list[int]
+    bombs: list[int]
+
+
+_GROUPS: list[dict[int, _Group]] = [{}, {}, {}]
+_GROUP_SHIFTS = (0, 8 * _GROUP, 16 * _GROUP)
+
+
+def _group(index: int, packed: int) -> _Group:
+    """The table entry of group ``index`` for the packed hand ``packed`` (computed on first use)."""
+    key = (packed >> _GROUP_SHIFTS[index]) & _GROUP_MASK
+    group = _GROUPS[index].get(key)
+    if group is None:
+        ranks = range(_GROUP * index, _GROUP * index + _GROUP)
+        counts = [(key >> (8 * (r - ranks.start))) & 0xFF for r in ranks]
+        held = {n: [r for r, c in zip(ranks, counts, strict=True) if c >= n and (n == 1 or r < SMALL_JOKER)]
+                for n in (1, 2, 3, 4)}
+        plays = [_SIMPLE_MOVES[category][r] for r in ranks for category, n in _SIMPLE.items() if r in held[n]]
+        if counts[-2:] == [1, 1] and index == 2:
+            plays.append(ROCKET)
+        group = _GROUPS[index][key] = _Group(plays, held[3], held[4])
+    return group
+
+
+_CHAIN_TABLES: list[dict[int, list[Move]]] = [{} for _ in _CHAIN_KINDS]
+
+
+def _chains(kind: int, packed: int) -> list[Move]:
+    """Every chain of kind ``kind`` (solo chain, pair chain, plane) the packed hand holds."""
+    category, copies, min_length, max_length = _CHAIN_KINDS[kind]
+    key = at_least(packed, copies) & _CHAIN_GUARD
+    chains = _CHAIN_TABLES[kind].get(key)
+    if chains is None:
+        chains = _CHAIN_TABLES[kind][key] = []
+        run = 0
+        for end in range(HIGHEST_CHAIN_RANK + 1):
+            run = run + 1 if key & (0x80 * UNIT[end]) else 0
+            for length in range(min_length, min(run, max_length) + 1):
+                chains.append(_CHAINS[category, length][end - length + 1])
+    return chains
+
+
+_ABOVE = [sum(0x80 * UNIT[r] for r in range(rank + 1, NUM_RANKS)) for rank in range(-1, NUM_RANKS)]
+_HELD: dict[int, dict[int, tuple[list[int], list[Move]]]] = {copies: {} for copies in _SIMPLE.values()}
+
+
+def _held(packed: int, copies: int, above: int) -> tuple[list[int], list[Move]]:
+    """The ranks above ``above`` holding at least ``copies`` cards, and their solos, pairs, trios or
+    bombs; a table keyed by which ranks those are (2^15 keys at most)."""
+    key = at_least(packed, copies) & _ABOVE[above + 1]
+    entry = _HELD[copies].get(key)
+    if entry is None:
+        ranks = [r for r in range(NUM_RANKS) if key & (0x80 * UNIT[r])]
+        table = _SIMPLE_MOVES[_CATEGORY_OF_COPIES[copies]]
+        entry = _HELD[copies][key] = (ranks, [table[r] for r in ranks])
+    return entry
 
 
 def legal_moves(hand: Sequence[int], follow: Move | None, rules: DouDizhuRules) -> list[Move]:
     """Every distinct legal play of ``hand``: leading when ``follow`` is ``None`` or a pass, else
     following ``follow`` (pass first, then same-category plays by rank, then bombs, then the rocket)."""
-    if follow is None or follow.is_pass:
-        return _leads(hand, rules)
-    moves = [PASS]
+    packed = pack(hand)
+    if follow is None or follow is PASS:
+        return _leads(hand, packed, rules)
     category = follow.category
-    if category is Category.ROCKET:
-        return moves
-    if category is Category.BOMB:
+    if category is _BOMB or category is _ROCKET:
+        moves = [PASS]
         bomb_floor = follow.rank
-    else:
+    elif category in _SIMPLE:  # the common case, inlined: a table lookup keyed by the ranks above that qualify
+        copies = _SIMPLE[category]
+        entry = _HELD[copies].get((packed + AT_LEAST[copies]) & _ABOVE[follow.rank + 1])
+        moves = [PASS, *(entry or _held(packed, copies, follow.rank))[1]]
         bomb_floor = -1
-        if category in _SIMPLE:
-            _simple(moves, category, follow.rank, hand)
-        elif category in CHAIN_SHAPES:
-            copies = CHAIN_SHAPES[category][0]
-            table = _CHAINS[category, follow.length]
-            moves.extend(table[low] for low in _chain_lows(hand, copies, follow.length, follow.rank))
-        elif category in _TRIO_WITH:
-            _trio_with(moves, category, follow.rank, hand)
-        elif category in (Category.FOUR_TWO_SOLOS, Category.FOUR_TWO_PAIRS):
-            _four_with_two(moves, category, follow.rank, hand, rules, set())
-        else:
-            _plane_with(moves, category, follow.length, follow.rank, hand, rules, set())
-    bombs = _SIMPLE_MOVES[Category.BOMB]
-    moves.extend(bombs[r] for r in range(bomb_floor + 1, SMALL_JOKER) if hand[r] == 4)
-    if hand[SMALL_JOKER] and hand[BIG_JOKER]:
+    else:
+        moves = [PASS]
+        bomb_floor = -1
+        _follow_with_structure(moves, follow, hand, packed, rules)
+    if (packed + AT_LEAST[4]) & _BOMB_GUARD:
+        moves += _held(packed, 4, bomb_floor)[1]
+    if hand[SMALL_JOKER] and hand[BIG_JOKER] and category is not _ROCKET:
         moves.append(ROCKET)
     return moves
 
 
-def _leads(hand: Sequence[int], rules: DouDizhuRules) -> list[Move]:
+def _follow_with_structure(moves: list[Move], follow: Move, hand: Sequence[int], packed: int,
+                           rules: DouDizhuRules) -> None:
+    """Plays of ``follow``'s category and length above it, for chains and plays with kickers."""
+    category, length, above = follow.category, follow.length, follow.rank
+    if category in CHAIN_SHAPES:
+        moves.extend(m for m in _chains(_CHAIN_KIND[category], packed) if m.length == length and m.rank > above)
+    elif category in _TRIO_WITH:
+        _trio_with(moves, category, _held(packed, 3, above)[0], packed)
+    elif category is Category.FOUR_TWO_SOLOS or category is Category.FOUR_TWO_PAIRS:
+        _four_with_two(moves, category, above, hand, rules, set())
+    else:
+        seen: set[int] = set()
+        for plane in reversed(_chains(_CHAIN_KIND[Category.PLANE], packed)):
+            if plane.length == length and plane.rank > above:
+                _plane_with(moves, category, plane, hand, rules, seen)
+
+
+def _leads(hand: Sequence[int], packed: int, rules: DouDizhuRules) -> list[Move]:
     """All plays of ``hand``. Only planes and kicker plays can share a multiset; they are produced in the
-    lead-preference order (planes, four-with-two, planes with kickers), highest rank first, and a
-    multiset already produced is skipped, so each keeps its canonical interpretation."""
-    solos, pairs, trios, bombs = [], [], [], []
-    solo_moves, pair_moves, trio_moves, bomb_moves = _SIMPLE_MOVES.values()
-    for rank in range(NUM_RANKS):
-        n = hand[rank]
-        if n:
-            solos.append(solo_moves[rank])
-            if n >= 2:
-                pairs.append(pair_moves[rank])
-                if n >= 3:
-                    trios.append(trio_moves[rank])
-                    if n == 4:
-                        bombs.append(bomb_moves[rank])
-    moves = [ROCKET, *bombs] if hand[SMALL_JOKER] and hand[BIG_JOKER] else bombs
-    moves += solos + pairs + trios
-    for copies, (category, (_, min_length, max_length)) in zip((1, 2, 3), CHAIN_SHAPES.items(), strict=True):
-        run = 0
-        for end in range(HIGHEST_CHAIN_RANK + 1):
-            if hand[end] < copies:
-                run = 0
-                continue
-            run += 1
-            if run >= min_length:
-                for length in range(min_length, min(run, max_length) + 1):
-                    moves.append(_CHAINS[category, length][end - length + 1])
-    if trios:
-        for category in _TRIO_WITH:
-            _trio_with(moves, category, -1, hand)
-    seen = {m.packed for m in moves if m.category is Category.PLANE}
-    if bombs:
-        for category in (Category.FOUR_TWO_SOLOS, Category.FOUR_TWO_PAIRS):
-            _four_with_two(moves, category, -1, hand, rules, seen)
-    if len(trios) >= 2:
-        for category, (_, max_length) in PLANE_KICKER_SHAPES.items():
-            for length in range(2, max_length + 1):
-                _plane_with(moves, category, length, -1, hand, rules, seen)
+    lead-preference order (planes, four-with-two, planes with solos, with pairs), highest rank first, and
+    a multiset already produced is skipped, so each keeps its canonical interpretation."""
+    low = _GROUPS[0].get(packed & _GROUP_MASK) or _group(0, packed)
+    middle = _GROUPS[1].get((packed >> _GROUP_SHIFTS[1]) & _GROUP_MASK) or _group(1, packed)
+    high = _GROUPS[2].get(packed >> _GROUP_SHIFTS[2]) or _group(2, packed)
+    moves = low.plays + middle.plays + high.plays
+    for kind, table in enumerate(_CHAIN_TABLES):  # solo chains, pair chains, planes
+        chains = table.get((packed + AT_LEAST[kind + 1]) & _CHAIN_GUARD)
+        if chains is None:
+            chains = _chains(kind, packed)
+        moves += chains
+    planes = chains
+    trios = low.trios + middle.trios + high.trios
+    if not trios:
+        return moves
+    _trio_with(moves, _TRIO_SOLO, trios, packed)
+    _trio_with(moves, _TRIO_PAIR, trios, packed)
+    if not (planes or low.bombs or middle.bombs or high.bombs):
+        return moves
+    seen = {m.packed for m in planes}
+    for category in (Category.FOUR_TWO_SOLOS, Category.FOUR_TWO_PAIRS):
+        _four_with_two(moves, category, -1, hand, rules, seen)
+    for category, (_, max_length) in PLANE_KICKER_SHAPES.items():
+        for plane in reversed(planes):
+            if plane.length <= max_length:
+                _plane_with(moves, category, plane, hand, rules, seen)
     return moves
 
 
-def _simple(moves: list[Move], category: Category, above: int, hand: Sequence[int]) -> None:
-    """Solos, pairs, trios or bombs ranked above ``above``."""
-    copies = _SIMPLE[category]
-    table = _SIMPLE_MOVES[category]
-    for rank in range(above + 1, NUM_RANKS if copies == 1 else SMALL_JOKER):
-        if hand[rank] >= copies:
-            moves.append(table[rank])
+_TRIO_TABLES: dict[Category, list[dict[int, list[Move]]]] = {
+    category: [{} for _ in range(SMALL_JOKER)] for category in _TRIO_WITH}
 
 
-def _chain_lows(hand: Sequence[int], copies: int, length: int, above: int) -> list[int]:
-    """Lowest ranks (above ``above``) of the chains of ``length`` ranks each held ``copies`` times."""
-    lows = []
-    run = 0
-    for end in range(HIGHEST_CHAIN_RANK + 1):
-        run = run + 1 if hand[end] >= copies else 0
-        if run >= length and end - length + 1 > above:
-            lows.append(end - length + 1)
-    return lows
-
-
-def _trio_with(moves: list[Move], category: Category, above: int, hand: Sequence[int]) -> None:
-    """Trio + solo or trio + pair with the trio ranked above ``above``; the kicker of another rank."""
-    copies = 1 if category is Category.TRIO_SOLO else 2
-    table = _TRIO_WITH[category]
-    kicker_ranks = [k for k in range(NUM_RANKS if copies == 1 else SMALL_JOKER) if hand[k] >= copies]
-    for trio in range(above + 1, SMALL_JOKER):
-        if hand[trio] >= 3:
-            row = table[trio]
-            moves.extend(row[k] for k in kicker_ranks if k != trio)
+def _trio_with(moves: list[Move], category: Category, trios: list[int], packed: int) -> None:
+    """Trio + solo or trio + pair for each of ``trios``, the kicker of any other rank holding enough
+    cards; per trio, a table keyed by which ranks those are (2^15 keys at most)."""
+    copies = _KICKER_COPIES[category]
+    key = at_least(packed, copies)
+    for trio in trios:
+        table = _TRIO_TABLES[category][trio]
+        plays = table.get(key)
+        if plays is None:
+            row = _TRIO_WITH[category][trio]
+            plays = table[key] = [row[k] for k in range(NUM_RANKS) if k != trio and key & (0x80 * UNIT[k])]
+        moves += plays
 
 
 def _four_with_two(moves: list[Move], category: Category, above: int, hand: Sequence[int],
@@ -163,73 +229,72 @@ def _four_with_two(moves: list[Move], category: Category, above: int, hand: Sequ
                 kicker_sets = _pair_kickers(pool, 2, rules)
             else:
                 kicker_sets = _solo_kickers(pool, 2, rules)
-            _add_unseen(moves, seen, [4 * _UNIT[four] + k for k in kicker_sets], category, four, 1)
+            _add_unseen(moves, seen, [4 * UNIT[four] + k for k in kicker_sets], category, four, 1)
 
 
-def _plane_with(moves: list[Move], category: Category, length: int, above: int, hand: Sequence[int],
-                rules: DouDizhuRules, seen: set[int]) -> None:
-    """A plane of ``length`` trios (lowest rank above ``above``) with as many solo or pair kickers,
-    highest plane first. Kickers are never of the plane's ranks; solo kickers never hold three cards of a
-    rank next to the plane (that would lengthen it, see ``moves.extends_plane``)."""
-    for low in reversed(_chain_lows(hand, 3, length, above)):
-        pool = [0 if low <= r < low + length else n for r, n in enumerate(hand)]
-        main = sum(3 * _UNIT[r] for r in range(low, low + length))
-        if category is Category.PLANE_SOLOS:
-            for r in (low - 1, low + length):
-                if 0 <= r <= HIGHEST_CHAIN_RANK:
-                    pool[r] = min(pool[r], 2)
-            kicker_sets = _solo_kickers(pool, length, rules)
-        else:
-            kicker_sets = _pair_kickers(pool, length, rules)
-        _add_unseen(moves, seen, [main + k for k in kicker_sets], category, low, length)
+def _plane_with(moves: list[Move], category: Category, plane: Move, hand: Sequence[int], rules: DouDizhuRules,
+                seen: set[int]) -> None:
+    """``plane`` with as many solo or pair kickers as it has trios. Kickers are never of the plane's ranks;
+    solo kickers never hold three cards of a rank next to the plane (that would lengthen it, see
+    ``moves.extends_plane``)."""
+    low, length = plane.rank, plane.length
+    pool = [0 if low <= r < low + length else n for r, n in enumerate(hand)]
+    if category is Category.PLANE_SOLOS:
+        for r in (low - 1, low + length):
+            if 0 <= r <= HIGHEST_CHAIN_RANK:
+                pool[r] = min(pool[r], 2)
+        kicker_sets = _solo_kickers(pool, length, rules)
+    else:
+        kicker_sets = _pair_kickers(pool, length, rules)
+    _add_unseen(moves, seen, [plane.packed + k for k in kicker_sets], category, low, length)
+
+
+_KICKER_PLAYS: dict[tuple[Category, int, int], dict[int, Move]] = {}
 
 
 def _add_unseen(moves: list[Move], seen: set[int], packed_plays: list[int], category: Category, rank: int,
                 length: int) -> None:
+    """Append the plays of one main part (``category``, ``rank``, ``length``) not in ``seen``, and mark them."""
+    by_packed = _KICKER_PLAYS.setdefault((category, rank, length), {})
     for packed in packed_plays:
         if packed not in seen:
             seen.add(packed)
-            moves.append(move_from_packed(packed, category, rank, length))
+            move = by_packed.get(packed)
+            if move is None:
+                move = by_packed[packed] = move_from_packed(packed, category, rank, length)
+            moves.append(move)
 
 
 def _solo_kickers(pool: list[int], count: int, rules: DouDizhuRules) -> list[int]:
     """Packed multisets of ``count`` solo kickers from ``pool``: ranks may repeat; never four equal cards
     or both jokers unless the ruleset allows it."""
-    limit = 4 if rules.bomb_as_kickers else 3
-    ranks = [r for r in range(NUM_RANKS) if pool[r]]
-    results: list[int] = []
-
-    def extend(start: int, left: int, packed: int) -> None:
-        if left == 0:
-            results.append(packed)
-            return
-        for i in range(start, len(ranks)):
-            rank = ranks[i]
-            for n in range(min(pool[rank], limit, left), 0, -1):
-                extend(i + 1, left - n, packed + n * _UNIT[rank])
-
-    extend(0, count, 0)
+    kickers = _multisets(pool, count, 1, 4 if rules.bomb_as_kickers else 3)
     if not rules.rocket_as_kickers:
-        both_jokers = _UNIT[SMALL_JOKER] + _UNIT[BIG_JOKER]
-        results = [k for k in results if k & both_jokers != both_jokers]
-    return results
+        both_jokers = UNIT[SMALL_JOKER] + UNIT[BIG_JOKER]
+        kickers = [k for k in kickers if k & both_jokers != both_jokers]
+    return kickers
 
 
 def _pair_kickers(pool: list[int], count: int, rules: DouDizhuRules) -> list[int]:
     """Packed multisets of ``count`` pairs of distinct ranks from ``pool`` (no jokers); with
     ``bomb_as_kickers`` four equal cards may count as two pairs."""
-    ranks = [r for r in range(SMALL_JOKER) if pool[r] >= 2]
-    results: list[int] = []
+    pairs = [n // 2 if r < SMALL_JOKER else 0 for r, n in enumerate(pool)]
+    return _multisets(pairs, count, 2, 2 if rules.bomb_as_kickers else 1)
 
-    def extend(start: int, left: int, packed: int) -> None:
-        if left == 0:
-            results.append(packed)
-            return
-        for i in range(start, len(ranks)):
-            rank = ranks[i]
-            most = 2 if rules.bomb_as_kickers and pool[rank] == 4 else 1
-            for n in range(min(most, left), 0, -1):
-                extend(i + 1, left - n, packed + 2 * n * _UNIT[rank])
 
-    extend(0, count, 0)
-    return results
+def _multisets(available: list[int], count: int, size: int, most: int) -> list[int]:
+    """Packed multisets of ``count`` units (a unit = ``size`` cards of one rank), taking at most
+    ``min(available[r], most)`` units of rank ``r``: a knapsack over the ranks, each multiset made once."""
+    if count == 2:  # four + two, the usual case: two units of different ranks, or two of one rank
+        singles = [size * UNIT[r] for r, held in enumerate(available) if held]
+        return [a + b for i, a in enumerate(singles) for b in singles[i + 1:]] + [
+            2 * size * UNIT[r] for r, held in enumerate(available) if min(held, most) >= 2]
+    found: list[list[int]] = [[0]] + [[] for _ in range(count)]  # found[k]: multisets of k units so far
+    for rank, held in enumerate(available):
+        cap = min(held, most, count)
+        if cap:
+            unit = size * UNIT[rank]
+            for k in range(count, 0, -1):  # larger k first, so this rank is added once per multiset
+                for m in range(1, min(cap, k) + 1):
+                    found[k] += [partial + m * unit for partial in found[k - m]]
+    return found[count]
