@@ -35,10 +35,11 @@ class TableView(Protocol):
 
 def play_terminal(game: Game, view: TableView, bots: Sequence[Agent | None], human: int, seed: int,
                   hint_agent: Agent, rules: Any = None, read: Callable[[str], str] = input,
-                  console: Console | None = None) -> State:
-    """Play one game with the person at seat ``human`` (``bots[human]`` is ``None``); return the end state."""
+                  console: Console | None = None, state: State | None = None) -> State:
+    """Play one game dealt from ``seed`` (or continue ``state``) with the person at seat ``human``
+    (``bots[human]`` is ``None``); return the final state."""
     console = console or Console(highlight=False)
-    state = game.new_state(seed, rules)
+    state = game.new_state(seed, rules) if state is None else state
     rules_json = state.to_record()["rules"]
     started = -1
     while not state.is_terminal():
@@ -81,7 +82,7 @@ def _ask(game: Game, view: TableView, state: State, legal: Sequence[Any], hint_a
             text = read("> ").strip()
         except EOFError:
             return None
-        if text.lower() in ("quit", "exit", "q"):
+        if text.lower() in ("quit", "exit"):  # never "q": that is a queen
             return None
         if text.lower() in ("hint", "h", "?"):
             if not hints:
