@@ -32,7 +32,7 @@ def _doudizhu_rules(mode: str, rules_json: str | None) -> DouDizhuRules:
 
 
 @app.command()
-def demo(decks: Annotated[int, typer.Option(help="Decks per pairing.")] = 100,
+def demo(decks: Annotated[int, typer.Option(help="Decks per pairing.")] = 1000,
          seed: Annotated[int, typer.Option(help="Seed of the whole tournament.")] = 2026,
          workers: Annotated[int, typer.Option(help="Worker processes.")] = 2) -> None:
     """A seeded round-robin among the built-in DouDizhu agents, role-swapped, with a result table."""

@@ -2,20 +2,24 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from paiju.core.agent import Agent
 from paiju.core.errors import AgentError, IllegalActionError
-from paiju.core.game import Game, State
+from paiju.core.game import Action, Game, State
+
+ActionHook = Callable[[State, int, Action], None]
+"""Called with the state, the seat and its chosen action just before the action is applied."""
 
 
 def play_game(game: Game, agents: Sequence[Agent], seed: int, rules: Any = None,
-              state: State | None = None) -> State:
+              state: State | None = None, on_action: ActionHook | None = None) -> State:
     """Play a game dealt from ``seed`` (or continue ``state``) to the end and return the final state.
 
     Each agent sees only its own seat's observation. An agent that returns an action not in ``legal``
-    raises ``AgentError``: nothing is ever substituted silently.
+    raises ``AgentError``: nothing is ever substituted silently. Every agent's ``begin`` is called at
+    the start of each deal (``State.deal_number``), its ``finish`` once at the end.
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
@@ -32,6 +36,8 @@ def play_game(game: Game, agents: Sequence[Agent], seed: int, rules: Any = None,
         agent = agents[seat]
         legal = state.legal_actions()
         action = agent.act(state.observation(seat), legal)
+        if on_action is not None:
+            on_action(state, seat, action)
         try:
             state.apply(action)
         except IllegalActionError as error:
