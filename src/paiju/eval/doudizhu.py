@@ -270,17 +270,26 @@ class DouDizhuEvalReport:
         return table
 
     def _behaviour_table(self) -> Table:
+        """One column per lineup, one row per statistic (narrow enough for a terminal)."""
         table = Table(title="Behaviour per game (PerfectDou Table 8 style)",
-                      caption="lineup: landlord/down/up; bombs include rockets; control: tricks won by the landlord")
-        columns = ["lineup", "games", "turns", "plays", "tricks", "control"]
-        columns += [f"bombs {p}" for p in POSITIONS] + [f"held bombs played {p}" for p in POSITIONS]
-        for column in columns:
-            table.add_column(column, justify="left" if column == "lineup" else "right")
-        for lineup, b in self.behaviour.items():
-            bombs = [f"{b.positions[p].bombs_per_game:.3f}" for p in POSITIONS]
-            shares = [_percent(b.positions[p].held_bombs_played) for p in POSITIONS]
-            table.add_row(lineup, str(b.games), f"{b.turns:.2f}", f"{b.plays:.2f}", f"{b.tricks:.2f}",
-                          f"{b.landlord_control:.2f}", *bombs, *shares)
+                      caption="lineup: who held landlord/down/up; bombs include rockets; "
+                              "control: tricks won by the landlord")
+        table.add_column("statistic")
+        for lineup in self.behaviour:
+            table.add_column(lineup, justify="right")
+        summaries = list(self.behaviour.values())
+        rows: list[tuple[str, list[str]]] = [
+            ("games", [str(b.games) for b in summaries]),
+            ("turns", [f"{b.turns:.2f}" for b in summaries]),
+            ("plays", [f"{b.plays:.2f}" for b in summaries]),
+            ("tricks", [f"{b.tricks:.2f}" for b in summaries]),
+            ("landlord control", [f"{b.landlord_control:.2f}" for b in summaries]),
+        ]
+        rows += [(f"bombs by {p}", [f"{b.positions[p].bombs_per_game:.3f}" for b in summaries]) for p in POSITIONS]
+        rows += [(f"held bombs played, {p}", [_percent(b.positions[p].held_bombs_played) for b in summaries])
+                 for p in POSITIONS]
+        for name, values in rows:
+            table.add_row(name, *values)
         return table
 
 
