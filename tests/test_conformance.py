@@ -9,7 +9,7 @@ from paiju.core.errors import IllegalActionError
 from paiju.core.registry import game_names, load_game
 from paiju.core.selfcheck import selfcheck
 
-VARIANTS = {"doudizhu": [{"mode": "research"}, {"mode": "full"}]}
+VARIANTS = {"doudizhu": [{"mode": "research"}, {"mode": "full"}], "gongzhu": [{}, {"first_leader": 1}]}
 
 
 def _cases():

@@ -2,5 +2,7 @@
 
 from paiju.core.registry import register_game
 from paiju.games.doudizhu import DouDizhu
+from paiju.games.gongzhu import Gongzhu
 
 register_game(DouDizhu())
+register_game(Gongzhu())

@@ -1,0 +1,119 @@
+"""``Gongzhu``: the game's factory — new deals from seeds (rotated for duplicate play), given deals, replays of
+records, and determinization of one seat's observation."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import Any
+
+from paiju.core.errors import IllegalActionError, PaijuError, RecordError
+from paiju.core.game import Game
+from paiju.games.gongzhu.cards import CARD_INDEX, FULL_MASK, SUIT_MASKS, SUITS, mask_of
+from paiju.games.gongzhu.deal import GongzhuDeal
+from paiju.games.gongzhu.observation import GongzhuObservation
+from paiju.games.gongzhu.rules import GongzhuRules
+from paiju.games.gongzhu.sampling import sample_hidden_hands
+from paiju.games.gongzhu.state import GongzhuState
+
+
+class Gongzhu(Game):
+    """Four-player Gongzhu (拱猪), the ScrofaZero paper's rules (``GongzhuRules``)."""
+
+    name = "gongzhu"
+    num_players = 4
+
+    def default_rules(self) -> GongzhuRules:
+        return GongzhuRules()
+
+    def rules_from_json(self, value: dict[str, Any]) -> GongzhuRules:
+        return GongzhuRules.from_json(value)
+
+    def new_state(self, seed: int, rules: GongzhuRules | None = None) -> GongzhuState:
+        """The deal ``GongzhuDeal.draw(random.Random(seed))``, first trick led by ``rules.first_leader``."""
+        return self.rotated_state(seed, rules, 0)
+
+    def rotated_state(self, seed: int, rules: GongzhuRules | None = None, shift: int = 0) -> GongzhuState:
+        """The game of ``new_state(seed, rules)`` with every seat moved ``shift`` seats on: seat ``(s + shift) % 4``
+        holds the hand seat ``s`` held (``GongzhuDeal.rotated``) and the first leader moves with its hand.
+
+        Played by the same agents, it is the same game with the seats relabelled; duplicate play uses shifts 0
+        and 1 so that each team holds each pair of partner hands once.
+        """
+        rules = rules or GongzhuRules()
+        deal = GongzhuDeal.draw(random.Random(seed)).rotated(shift)
+        rotated_rules = replace(rules, first_leader=(rules.first_leader + shift) % 4)
+        return GongzhuState(rotated_rules, deal, seed=seed, rotation=shift % 4)
+
+    def from_deal(self, hands: GongzhuDeal | Sequence[Sequence[str]],
+                  rules: GongzhuRules | None = None) -> GongzhuState:
+        """A game from given hands (a ``GongzhuDeal`` or four lists of card names; no seed)."""
+        deal = hands if isinstance(hands, GongzhuDeal) else GongzhuDeal.from_hands(hands)
+        return GongzhuState(rules or GongzhuRules(), deal)
+
+    def from_record(self, record: dict[str, Any]) -> GongzhuState:
+        if not isinstance(record, dict) or record.get("game") != self.name:
+            raise RecordError(f"not a Gongzhu record: expected \"game\": \"gongzhu\", got {record!r:.80}")
+        try:
+            rules = GongzhuRules.from_json(record.get("rules", {}))
+            deals = record["deals"]
+            if not isinstance(deals, list) or len(deals) != 1:
+                raise RecordError(f"a Gongzhu record holds exactly one deal, got {deals!r:.80}")
+            deal = GongzhuDeal.from_json(deals[0])
+            actions = record["actions"]
+            seed = record.get("seed")
+            rotation = record.get("rotation", 0)
+            if rotation not in (0, 1, 2, 3) or isinstance(rotation, bool):
+                raise RecordError(f"rotation must be a number of seats 0-3, got {rotation!r}")
+        except (KeyError, TypeError, ValueError, PaijuError) as error:
+            raise RecordError(f"bad Gongzhu record header: {error}") from None
+        state = GongzhuState(rules, deal, seed=seed, rotation=rotation)
+        for index, entry in enumerate(actions):
+            try:
+                seat, value = entry
+                state.apply(state.action_from_json(value), seat=seat)
+            except (ValueError, TypeError, IllegalActionError) as error:
+                raise RecordError(f"action {index} ({entry!r}) does not replay: {error}") from None
+        expected = record.get("result")
+        if expected is not None and not isinstance(expected, dict):
+            raise RecordError(f"a record's result is a JSON object, got {expected!r:.80}")
+        if expected is not None and (not state.is_terminal() or state.payoffs() != expected.get("payoffs")):
+            got = state.payoffs() if state.is_terminal() else "an unfinished game"
+            raise RecordError(f"record result {expected.get('payoffs')} disagrees with the replay ({got})")
+        return state
+
+    def action_to_json(self, action: Any) -> Any:
+        """A card as its name (``"SQ"``)."""
+        return action
+
+    def determinize(self, observation: GongzhuObservation, rng: random.Random) -> GongzhuState:
+        """Deal the cards ``observation.seat`` cannot see to the other seats, then replay the public plays.
+
+        Each other seat gets as many cards as it holds and none of a suit it showed void in; every such deal
+        is equally likely (``sampling.sample_hidden_hands``). The returned state's observation for that seat
+        equals ``observation``.
+        """
+        me = observation.seat
+        plays = observation.history + observation.trick
+        played = [0, 0, 0, 0]
+        for seat, card in plays:
+            played[seat] |= 1 << CARD_INDEX[card]
+        hand = mask_of(observation.hand)
+        unseen = FULL_MASK & ~hand & ~(played[0] | played[1] | played[2] | played[3])
+        others = [seat for seat in range(4) if seat != me]
+        left = observation.cards_left
+        voids = observation.voids
+        forbidden = [sum(SUIT_MASKS[SUITS.index(suit)] for suit in voids[seat]) for seat in others]
+        hidden = sample_hidden_hands(unseen, [left[seat] for seat in others], forbidden, rng)
+        current = [hand] * 4
+        for seat, cards in zip(others, hidden, strict=True):
+            current[seat] = cards
+        deal = GongzhuDeal.from_masks([current[seat] | played[seat] for seat in range(4)])
+        state = GongzhuState(observation.rules, deal)
+        for _, card in plays:
+            state.play(CARD_INDEX[card])
+        return state
+
+
+__all__ = ["Gongzhu"]
