@@ -136,4 +136,5 @@ def test_spaces_and_render():
     assert table.observation_space("player_1")["observation"].shape == (OBSERVATION_SIZE,)
     assert table.observation_space("player_1").contains(table.observe("player_1"))
     text = table.render()
-    assert text.startswith("phase play") and "player_2:" in text
+    assert "phase: play" in text
+    assert all(hand in text for hand in table.game_state.perfect_view()["hands"])

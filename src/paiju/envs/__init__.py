@@ -1,5 +1,5 @@
 """Environments for reinforcement-learning libraries over paiju's engines.
 
-``paiju.envs.doudizhu_aec``: DouDizhu as a PettingZoo AEC environment (``doudizhu_aec.env()``), with the fixed
-action index of ``paiju.games.doudizhu.action_space`` as its discrete action space.
+``paiju.envs.card_aec.CardGameEnv`` is the PettingZoo AEC loop shared by every game; ``doudizhu_aec.env()`` and
+``gongzhu_aec.env()`` are the games' environments, each with a fixed discrete action index.
 """

@@ -10,10 +10,9 @@ interpretation that is legal in the position. An action whose mask entry is 0 ra
 ``IllegalActionError`` and changes nothing; only the rulesets whose plays all lie in the index are accepted
 (``rocket_as_kickers`` and ``bomb_as_kickers`` are not).
 
-Observation of an agent (``observe``): a dict with ``"action_mask"`` (``Box(0, 1, (ACTION_COUNT,), int8)``, all
-zeros unless the agent is to act) and ``"observation"``, a ``Box`` of int8 built only from that seat's
-``DouDizhuObservation``. Seats are written relative to the observer: 0 = self, 1 = next (plays after it),
-2 = previous. Cards are 15 counts per rank ``3456789TJQKA2BR``.
+The AEC loop, masks, rewards and seeding are ``paiju.envs.card_aec.CardGameEnv``'s. The ``"observation"`` is
+a ``Box`` of int8 built only from that seat's ``DouDizhuObservation``. Seats are written relative to the
+observer: 0 = self, 1 = next (plays after it), 2 = previous. Cards are 15 counts per rank ``3456789TJQKA2BR``.
 
 | offset | size | field                                                                  |
 | ------ | ---- | ---------------------------------------------------------------------- |
@@ -37,17 +36,15 @@ other option keys are ignored.
 
 from __future__ import annotations
 
-import random
+from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
 import numpy as np
-from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from paiju.core.errors import IllegalActionError, PaijuError
-from paiju.core.game import State
-from paiju.core.registry import load_game
+from paiju.core.errors import PaijuError
+from paiju.envs.card_aec import CardGameEnv
 from paiju.games.doudizhu import DouDizhuObservation, DouDizhuRules
 from paiju.games.doudizhu.action_space import ACTION_COUNT, action_at, action_indices
 from paiju.games.doudizhu.cards import pack
@@ -126,126 +123,29 @@ def _checked_rules(rules: DouDizhuRules | dict[str, Any] | None) -> DouDizhuRule
     return rules
 
 
-class DouDizhuEnv(AECEnv):
+class DouDizhuEnv(CardGameEnv):
     """Three-seat DouDizhu, one ``step`` per bid or play (see the module doc for spaces and rewards)."""
 
     metadata: ClassVar[dict[str, Any]] = {
         "name": "paiju_doudizhu_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
+    game_name = "doudizhu"
+    action_count = ACTION_COUNT
 
-    def __init__(self, rules: DouDizhuRules | dict[str, Any] | None = None, render_mode: str | None = None) -> None:
-        super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise PaijuError(f"unknown render mode {render_mode!r}; use 'human' or 'ansi'")
-        self.rules = _checked_rules(rules)
-        self.render_mode = render_mode
-        self.game = load_game("doudizhu")
-        self.possible_agents = [f"player_{seat}" for seat in range(3)]
-        high = np.concatenate([np.full(size, top, dtype=np.int8) for _, size, top in FIELDS])
-        self._observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(low=0, high=high, dtype=np.int8),
-            "action_mask": spaces.Box(low=0, high=1, shape=(ACTION_COUNT,), dtype=np.int8),
-        }) for agent in self.possible_agents}
-        self._action_spaces = {agent: spaces.Discrete(ACTION_COUNT) for agent in self.possible_agents}
-        self._seeds = random.Random()
-        self._state: State | None = None
-        self._legal: dict[int, Any] = {}
+    def checked_rules(self, rules: Any) -> DouDizhuRules:
+        return _checked_rules(rules)
 
-    def observation_space(self, agent: str) -> spaces.Dict:
-        return self._observation_spaces[agent]
+    def observation_high(self) -> np.ndarray:
+        return np.concatenate([np.full(size, top, dtype=np.int8) for _, size, top in FIELDS])
 
-    def action_space(self, agent: str) -> spaces.Discrete:
-        return self._action_spaces[agent]
+    def encode(self, observation: Any) -> np.ndarray:
+        return observation_vector(cast(DouDizhuObservation, observation))
 
-    @property
-    def game_state(self) -> State:
-        """The full paiju state of the current episode (every hand: for records and tools, not for agents)."""
-        if self._state is None:
-            raise PaijuError("the environment has no game before reset()")
-        return self._state
+    def indices(self, legal: Sequence[Any]) -> list[int]:
+        return action_indices(legal).tolist()
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
-        if options and "rules" in options:
-            self.rules = _checked_rules(options["rules"])
-        if seed is not None:
-            self._seeds = random.Random(seed)
-            deal = seed
-        else:
-            deal = self._seeds.getrandbits(63)
-        self._state = self.game.new_state(deal, self.rules)
-        self.agents = self.possible_agents[:]
-        self.rewards = {agent: 0.0 for agent in self.agents}
-        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
-        self.terminations = {agent: False for agent in self.agents}
-        self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._begin_turn()
-
-    def _begin_turn(self) -> None:
-        state = self.game_state
-        seat = state.current_player
-        assert seat is not None
-        self.agent_selection = self.possible_agents[seat]
-        legal = state.legal_actions()
-        self._legal = dict(zip(action_indices(legal).tolist(), legal, strict=True))
-
-    def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self.possible_agents.index(agent)
-        mask = np.zeros(ACTION_COUNT, dtype=np.int8)
-        if agent == self.agent_selection and not self.game_state.is_terminal():
-            mask[list(self._legal)] = 1
-        observation = cast(DouDizhuObservation, self.game_state.observation(seat))
-        return {"observation": observation_vector(observation), "action_mask": mask}
-
-    def step(self, action: Any) -> None:
-        agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
-            self._was_dead_step(action)
-            return
-        self.game_state.apply(self._chosen(agent, action))
-        self._cumulative_rewards[agent] = 0.0
-        if self.game_state.is_terminal():
-            payoffs = self.game_state.payoffs()
-            self.rewards = {name: payoffs[seat] for seat, name in enumerate(self.possible_agents)}
-            self.terminations = {name: True for name in self.agents}
-            self._legal = {}
-        else:
-            self.rewards = {name: 0.0 for name in self.agents}
-            self._begin_turn()
-        self._accumulate_rewards()
-        self._deads_step_first()
-        if self.render_mode == "human":
-            self.render()
-
-    def _chosen(self, agent: str, action: Any) -> Any:
-        """The engine action for ``action`` (an index), or ``IllegalActionError`` naming why it is not legal."""
-        if isinstance(action, np.ndarray) and action.shape == ():
-            action = action.item()
-        if isinstance(action, bool) or not isinstance(action, int | np.integer):
-            raise IllegalActionError(f"{agent} must act with an action index 0..{ACTION_COUNT - 1}, got {action!r}")
-        chosen = self._legal.get(int(action))
-        if chosen is None:
-            meant = action_at(int(action))
-            described = f"bid {meant}" if isinstance(meant, int) else ("pass" if meant.is_pass else repr(meant.cards))
-            raise IllegalActionError(f"{agent} chose action {int(action)} ({described}), which is not legal now "
-                                     f"(its action_mask entry is 0; {len(self._legal)} actions are legal)")
-        return chosen
-
-    def render(self) -> str | None:
-        """The table as text: phase, each hand, the last plays (``ansi`` returns it, ``human`` prints it)."""
-        if self.render_mode is None:
-            return None
-        view = self.game_state.perfect_view()
-        lines = [f"phase {view['phase']}, landlord {view['landlord']}, to move {view['to_move']}"]
-        lines += [f"player_{seat}: {hand}" for seat, hand in enumerate(view["hands"])]
-        lines.append("last plays: " + " ".join(f"{seat}:{cards or 'pass'}" for seat, cards in view["history"][-6:]))
-        text = "\n".join(lines)
-        if self.render_mode == "ansi":
-            return text
-        print(text)
-        return None
-
-    def close(self) -> None:
-        self._state = None
+    def describe_index(self, index: int) -> str:
+        meant = action_at(index)
+        return f"bid {meant}" if isinstance(meant, int) else ("pass" if meant.is_pass else repr(meant.cards))
 
 
 def raw_env(rules: DouDizhuRules | dict[str, Any] | None = None, render_mode: str | None = None) -> DouDizhuEnv:
