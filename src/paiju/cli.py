@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -50,21 +51,43 @@ def play_doudizhu(
     rules: RulesOption = None,
 ) -> None:
     """Play DouDizhu in the terminal against two bots (bidding, then play; 'hint' suggests a play)."""
+    from paiju.play.doudizhu_view import DouDizhuView
+
+    _play_terminal("doudizhu", DouDizhuView(), seat, bot, "rules", seed, _doudizhu_rules(mode, rules),
+                   f"DouDizhu, {mode} mode")
+
+
+@play_app.command("gongzhu")
+def play_gongzhu(
+    seat: Annotated[int, typer.Option(help="Your seat, 0-3 (your partner sits opposite).")] = 0,
+    bot: Annotated[str, typer.Option(help="Agent for the other three seats.")] = "mr-greed",
+    seed: Annotated[int | None, typer.Option(help="Deal seed (random if omitted).")] = None,
+    leader: Annotated[int, typer.Option(help="Seat that leads the first trick.")] = 0,
+) -> None:
+    """Play Gongzhu in the terminal with a bot partner against two bots ('hint' suggests a card)."""
+    from paiju.games.gongzhu import GongzhuRules
+    from paiju.play.gongzhu_view import GongzhuView
+
+    _play_terminal("gongzhu", GongzhuView(), seat, bot, "mr-greed", seed, GongzhuRules(first_leader=leader),
+                   "Gongzhu")
+
+
+def _play_terminal(game_name: str, view: object, seat: int, bot: str, hint: str, seed: int | None, rules: object,
+                   title: str) -> None:
     import random
 
     from paiju import load_game, make_agent
-    from paiju.play.doudizhu_view import DouDizhuView
     from paiju.play.terminal import play_terminal
 
-    if seat not in (0, 1, 2):
-        raise PaijuError(f"seat must be 0, 1 or 2, got {seat}")
+    game = load_game(game_name)
+    if not 0 <= seat < game.num_players:
+        raise PaijuError(f"seat must be 0..{game.num_players - 1}, got {seat}")
     seed = random.randrange(2**31) if seed is None else seed
-    console.print(f"DouDizhu, {mode} mode, deal seed {seed}. You are seat {seat}.")
-    bots = [None if s == seat else make_agent(bot, "doudizhu", seed + s) for s in range(3)]
+    console.print(f"{title}, deal seed {seed}. You are seat {seat}.")
+    bots = [None if s == seat else make_agent(bot, game_name, seed + s) for s in range(game.num_players)]
     try:
-        play_terminal(load_game("doudizhu"), DouDizhuView(), bots, seat, seed,
-                      hint_agent=make_agent("rules", "doudizhu", seed), rules=_doudizhu_rules(mode, rules),
-                      console=console)
+        play_terminal(game, view, bots, seat, seed, hint_agent=make_agent(hint, game_name, seed),  # type: ignore[arg-type]
+                      rules=rules, console=console)
     finally:
         for agent in bots:
             if agent is not None:
@@ -108,16 +131,29 @@ def legal_doudizhu(rules: RulesOption = None,
     from paiju.games.doudizhu.oracle import answer
 
     ruleset = _doudizhu_rules(mode, rules)
+    _answer_lines(lambda line: answer(line, ruleset))
+
+
+def _answer_lines(answer: Callable[[str], dict[str, object]]) -> None:
+    """Answer each non-empty stdin line with one JSON line; exit 1 if any line was refused."""
     failed = False
     for line in sys.stdin:
         if not line.strip():
             continue
-        reply = answer(line, ruleset)
+        reply = answer(line)
         failed |= "error" in reply
         sys.stdout.write(json.dumps(reply) + "\n")
         sys.stdout.flush()
     if failed:
         raise typer.Exit(1)
+
+
+@legal_app.command("gongzhu")
+def legal_gongzhu() -> None:
+    """Read {"hand": [...], "trick": [...]} per line; write {"legal": [...]} per line, in card order."""
+    from paiju.games.gongzhu.oracle import answer
+
+    _answer_lines(answer)
 
 
 @app.command()

@@ -14,7 +14,7 @@ from typing import Any, Protocol
 from rich.console import Console
 
 from paiju.core.agent import Agent
-from paiju.core.errors import IllegalActionError, PaijuError
+from paiju.core.errors import CardError, IllegalActionError, PaijuError
 from paiju.core.game import JSON, Action, Game, State
 from paiju.core.match import play_game
 
@@ -76,7 +76,7 @@ class TerminalPerson(Agent):
                 if action not in legal:
                     state.clone().apply(action)  # raises with the precise reason
                 return action
-            except IllegalActionError as error:
+            except (IllegalActionError, CardError) as error:
                 self.console.print(f"[red]{error}[/red] — try again ('hint' for a suggestion, 'quit' to stop)")
 
 
