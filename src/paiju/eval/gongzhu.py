@@ -1,0 +1,123 @@
+"""Gongzhu evaluation: agent A's partnership against agent B's in duplicate play, and WPG.
+
+**Duplicate play** (spec "Evaluation"; ``paiju.eval.team_duplicate``): A plays at seats 0 and 2, B at seats
+1 and 3. Deal d is drawn from a seed derived from (seed, d) and played twice: as dealt (seat 0 leads the
+first trick), then with every hand and the first lead moved one seat on (``Gongzhu.rotated_state``), so A
+holds the hands B held and the game is otherwise the same. A game's points for A are A's team score minus
+B's; the report gives their mean per game and per deal pair with standard errors and 95 % t intervals over
+deals, and A's wins, draws and losses.
+
+**WPG** (Winning Points over Greed, ScrofaZero §5.2): two copies of an agent as partners against two
+Mr. Greeds, 1024 deals × 2 seatings; the figure is A's mean points per game. ``wpg_config`` sets it up.
+
+**Reproducibility.** Agents are seeded from (seed, deal, hand): the same seed gives the same report for any
+number of workers, and an agent whose choices do not depend on seat numbers (``random``) scores exactly 0
+on every deal pair against itself (common random numbers: the rotated game replays the first from the
+other side; see ``paiju.eval.team_duplicate``).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from rich.table import Table
+
+from paiju import __version__
+from paiju.core.errors import PaijuError
+from paiju.eval.team_duplicate import DealOutcome, DuplicatePlan, DuplicateSummary, play_pairings, summary_table
+from paiju.games.gongzhu import Gongzhu, GongzhuState
+
+WPG_OPPONENT = "mr-greed"
+"""ScrofaZero §5.1's strongest hand-written player, the yardstick of WPG."""
+WPG_DEALS = 1024
+"""ScrofaZero §5.2: "we run 1024 × 2 of games"."""
+
+
+@dataclass(frozen=True, slots=True)
+class GongzhuEvalConfig:
+    """What to evaluate and how (see the module docstring)."""
+
+    agent_a: str
+    """Team A's agent spec (seats 0 and 2), as ``paiju.agents.make_agent`` accepts it."""
+    agent_b: str
+    """Team B's agent spec (seats 1 and 3)."""
+    deals: int = WPG_DEALS
+    """Number of deals; each is played twice, the second time rotated one seat."""
+    seed: int = 0
+    """Master seed: every deal's and every agent's seed derives from it."""
+    workers: int = 1
+    """Processes playing deals in parallel; the results do not depend on it."""
+
+    def __post_init__(self) -> None:
+        for name in ("agent_a", "agent_b"):
+            spec = getattr(self, name)
+            if not isinstance(spec, str) or not spec:
+                raise PaijuError(f"{name} must be a non-empty agent spec such as 'random', got {spec!r}")
+        for name in ("deals", "workers"):
+            value = getattr(self, name)
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise PaijuError(f"{name} must be a positive integer, got {value!r}")
+        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
+            raise PaijuError(f"seed must be an integer, got {self.seed!r}")
+
+    @property
+    def is_wpg(self) -> bool:
+        """Whether this is ScrofaZero's WPG setting: against Mr. Greed over 1024 deal pairs."""
+        return self.agent_b == WPG_OPPONENT and self.deals == WPG_DEALS
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def wpg_config(agent: str, seed: int = 0, workers: int = 1) -> GongzhuEvalConfig:
+    """WPG (ScrofaZero §5.2): ``agent`` and its copy as partners against two Mr. Greeds, 1024 × 2 games."""
+    return GongzhuEvalConfig(agent_a=agent, agent_b=WPG_OPPONENT, deals=WPG_DEALS, seed=seed, workers=workers)
+
+
+def rotated_deal(deal_seed: int, rotation: int) -> GongzhuState:
+    """The default-rules game dealt from ``deal_seed``, every seat moved ``rotation`` seats on."""
+    return Gongzhu().rotated_state(deal_seed, None, rotation)
+
+
+def duplicate_plan(seed: int) -> DuplicatePlan:
+    """Gongzhu's duplicate deals for master seed ``seed``."""
+    return DuplicatePlan(game=Gongzhu(), dealer=rotated_deal, seed=seed)
+
+
+@dataclass(frozen=True, slots=True)
+class GongzhuEvalReport:
+    """An evaluation's results: team A's points against team B, per game and per deal pair."""
+
+    config: GongzhuEvalConfig
+    summary: DuplicateSummary
+    outcomes: tuple[DealOutcome, ...]
+    """Every deal's two results, in deal order."""
+    wall_time_s: float
+    version: str
+
+    @property
+    def wpg(self) -> float | None:
+        """A's mean points per game when the configuration is WPG's, else None."""
+        return self.summary.per_game.value if self.config.is_wpg else None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"paiju_version": self.version, "game": Gongzhu.name, "config": self.config.to_json(),
+                "wpg": self.wpg, **self.summary.to_json(), "wall_time_s": self.wall_time_s}
+
+    def table(self) -> Table:
+        """A rich table of the results."""
+        config = self.config
+        kind = "WPG (ScrofaZero §5.2)" if config.is_wpg else "duplicate"
+        title = f"Gongzhu {kind}: {config.deals} deals × 2, seed {config.seed}"
+        return summary_table(title, (config.agent_a, config.agent_b), self.summary)
+
+
+def evaluate_gongzhu(config: GongzhuEvalConfig, progress: bool = True) -> GongzhuEvalReport:
+    """Play ``config.deals`` duplicate deal pairs between A and B and summarise them."""
+    started = time.perf_counter()
+    (outcomes,) = play_pairings(duplicate_plan(config.seed), [(config.agent_a, config.agent_b)], config.deals,
+                                config.workers, progress)
+    return GongzhuEvalReport(config=config, summary=DuplicateSummary.of(outcomes), outcomes=tuple(outcomes),
+                             wall_time_s=time.perf_counter() - started, version=__version__)
