@@ -82,3 +82,27 @@ def test_unknown_agent_is_a_clear_error():
     result = runner.invoke(app, ["eval", "doudizhu", "rules", "nobody", "--decks", "1"])
     assert result.exit_code != 0
     assert "unknown agent 'nobody'" in str(result.exception) + result.output
+
+
+def test_eval_gongzhu_and_matrix(tmp_path):
+    out = tmp_path / "gongzhu.json"
+    result = runner.invoke(app, ["eval", "gongzhu", "random", "random", "--deals", "4", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["config"]["deals"] == 4
+    result = runner.invoke(app, ["eval", "gongzhu", "random"])
+    assert result.exit_code != 0
+    assert "name agent B" in str(result.exception) + result.output
+    matrix = tmp_path / "matrix.json"
+    result = runner.invoke(app, ["eval", "matrix", "gongzhu", "random", "ext:" + _bot(), "--deals",
+                                 "3", "--bootstrap", "20", "--out", str(matrix)])
+    assert result.exit_code == 0, result.output
+    assert len(json.loads(matrix.read_text())["agents"]) == 2
+
+
+def _bot() -> str:
+    import shlex
+    import sys
+    from pathlib import Path
+
+    bot = Path(__file__).resolve().parents[1] / "examples" / "ext_random_bot.py"
+    return f"{shlex.quote(sys.executable)} {shlex.quote(str(bot))} --seed 3"

@@ -2,5 +2,8 @@
 
 ``stats`` (win rates and means with 95 % intervals), ``seeds`` (per-deal and per-agent seeds),
 ``parallel`` (deals played in worker processes, results in order), and per game: ``doudizhu``
-(role-swapped and two-table duplicate) with ``behaviour`` (PerfectDou Table 8 statistics).
+(role-swapped and two-table duplicate) with ``behaviour`` (PerfectDou Table 8 statistics);
+``team_duplicate`` (four-player partnership duplicate: each deal again with the hands rotated one seat),
+``gongzhu`` (duplicate and WPG), ``matrix`` (all pairs' score matrix) with ``intransitivity``
+(ScrofaZero Eq. 17 and its bootstrap); ``tournament`` (a DouDizhu round robin, the demo).
 """
