@@ -25,7 +25,7 @@ from typing import Any
 
 from common import BenchmarkConfig, machine
 
-GAMES = ("doudizhu", "gongzhu")
+GAMES = ("doudizhu", "gongzhu", "guandan")
 
 
 def measure(config: BenchmarkConfig, progress: Callable[[str], None]) -> dict[str, Any]:

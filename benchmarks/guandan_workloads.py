@@ -1,39 +1,36 @@
-"""GuanDan legal-play generation throughput: workloads for ``engine.py``, also runnable alone.
+"""GuanDan workloads of ``engine.py``: legal-play generation on fresh hands and on mid-game positions.
 
-Workloads (a ``Workload`` runs for about the given seconds and returns calls per second):
+- ``legal_fresh``: calls/s of ``legal_plays(hand, level)`` on freshly dealt 27-card hands, leading
+  (``--states`` hands, cycled). Deal ``i`` shuffles the 108 cards with ``random.Random(seed + i)``, takes
+  the first 27 and draws the level from the same generator, so about 44 % of the hands hold a wild card,
+  as in play.
+- ``legal_mid_game``: calls/s of ``legal_plays(hand, level, follow)`` on mid-game positions (``--states``):
+  for round ``i``, four seats play uniformly random legal plays from the deal of ``seed + i`` — tricks,
+  passes, seats leaving when their hand is empty, the partner leading after a finished player — until one
+  team has finished or three players have; one decision of the round is drawn. Leads and follows mix as
+  in play.
+- ``legal_fresh_cpu``, ``legal_mid_game_cpu``: the same calls per CPU second of this process
+  (``time.process_time``), steadier than the wall-clock figures when other programs share the machine.
 
-- ``fresh_hands(count, seed)``: the leads of freshly dealt 27-card hands. Deal ``i`` shuffles the 108 cards
-  with ``random.Random(seed + i)``, takes the first 27 and draws the level from the same generator (so
-  about 44 % of the hands hold a wild card, as in play).
-- ``mid_game_positions(count, seed)``: positions at a random decision of a random round dealt from
-  ``seed + i``: four seats play uniformly random legal plays (``legal_plays``) — tricks, passes, seats
-  leaving when their hand is empty, the partner leading after a finished player — until one team has
-  finished or three players have; one decision of the round is drawn. Leads and follows mix as in play.
-- ``legal_plays_rate(positions)``: calls of ``legal_plays(hand, level, follow)`` per second, cycling
-  through the positions.
-- ``plays_per_call(positions)``: mean number of plays per call, to read the rates by.
-
-    python benchmarks/guandan_workloads.py --seconds 2 --repeats 5
-
-prints the median of the runs for both workloads. The script measures and prints; it asserts no time.
+``details`` reports the mean number of legal plays per call of each position set.
 """
 
 from __future__ import annotations
 
-import argparse
 import itertools
 import random
 import statistics
 import time
-from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
+from common import BenchmarkConfig, Workload, until
 from paiju.games.guandan.cards import DECK, NUM_RANKS, pack
 from paiju.games.guandan.combos import PASS, Play
 from paiju.games.guandan.legal import legal_plays
 
-Workload = Callable[[float], float]
-"""Runs for about the given seconds and returns its rate (calls per second)."""
+UNITS = {"legal_fresh": "calls/s", "legal_mid_game": "calls/s", "legal_fresh_cpu": "calls/CPU-s",
+         "legal_mid_game_cpu": "calls/CPU-s"}
 HAND_SIZE = 27
 SEATS = 4
 
@@ -75,7 +72,7 @@ def random_round(number: int) -> list[Position]:
         legal = legal_plays(hands[seat], level, follow)
         decisions.append(Position(hands[seat], level, follow))
         play = legal[rng.randrange(len(legal))]
-        if play is PASS:
+        if play == PASS:
             passes += 1
         else:
             hands[seat] -= play.packed
@@ -107,31 +104,35 @@ def mid_game_positions(count: int, seed: int) -> list[Position]:
     return positions
 
 
-def until(seconds: float, step: Callable[[], int]) -> float:
-    """Call ``step`` (returning units done) until ``seconds`` have passed; units per second."""
-    done = 0
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        done += step()
-        now = time.perf_counter()
-        if now >= deadline:
-            return done / (now - start)
-
-
-def legal_plays_rate(positions: list[Position]) -> Workload:
-    """Calls of ``legal_plays`` per second over ``positions``, cycled."""
+def legal_plays_rate(positions: list[Position], per_cpu_second: bool = False) -> Workload:
+    """Calls of ``legal_plays`` per wall-clock second (or per CPU second of this process) over ``positions``,
+    cycled."""
     def run(seconds: float) -> float:
         cursor = itertools.cycle(positions)
+        calls = 0
 
         def call() -> int:
+            nonlocal calls
             position = next(cursor)
             legal_plays(position.hand, position.level, position.follow)
+            calls += 1
             return 1
 
-        return until(seconds, call)
+        cpu = time.process_time()
+        rate = until(seconds, call)
+        return calls / (time.process_time() - cpu) if per_cpu_second else rate
 
     return run
+
+
+def workloads(config: BenchmarkConfig) -> dict[str, dict[str, Workload]]:
+    """Workload name -> engine name -> workload."""
+    fresh = fresh_hands(config.states, config.seed)
+    mid_game = mid_game_positions(config.states, config.seed)
+    return {"legal_fresh": {"paiju": legal_plays_rate(fresh)},
+            "legal_mid_game": {"paiju": legal_plays_rate(mid_game)},
+            "legal_fresh_cpu": {"paiju": legal_plays_rate(fresh, per_cpu_second=True)},
+            "legal_mid_game_cpu": {"paiju": legal_plays_rate(mid_game, per_cpu_second=True)}}
 
 
 def plays_per_call(positions: list[Position]) -> float:
@@ -139,22 +140,7 @@ def plays_per_call(positions: list[Position]) -> float:
     return statistics.mean(len(legal_plays(p.hand, p.level, p.follow)) for p in positions)
 
 
-def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="length of each run (default 2)")
-    parser.add_argument("--repeats", type=int, default=5, help="runs per workload (default 5)")
-    parser.add_argument("--states", type=int, default=1000, help="positions per workload (default 1000)")
-    parser.add_argument("--seed", type=int, default=0, help="first deal's seed")
-    args = parser.parse_args(argv)
-    workloads = {"fresh 27-card hands": fresh_hands(args.states, args.seed),
-                 "mid-game positions": mid_game_positions(args.states, args.seed)}
-    for name, positions in workloads.items():
-        rate = legal_plays_rate(positions)
-        rate(min(0.5, args.seconds))  # warm up: interned plays, lazily built tables
-        runs = [rate(args.seconds) for _ in range(args.repeats)]
-        print(f"{name}: median {statistics.median(runs):,.0f} calls/s over {args.repeats} runs "
-              f"({', '.join(f'{r:,.0f}' for r in runs)}); {plays_per_call(positions):,.1f} plays per call")
-
-
-if __name__ == "__main__":
-    main()
+def details(config: BenchmarkConfig) -> dict[str, Any]:
+    return {"legal_plays_per_call": {
+        "fresh": plays_per_call(fresh_hands(config.states, config.seed)),
+        "mid_game": plays_per_call(mid_game_positions(config.states, config.seed))}}

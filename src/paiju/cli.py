@@ -199,6 +199,14 @@ def legal_gongzhu() -> None:
     _answer_lines(answer)
 
 
+@legal_app.command("guandan")
+def legal_guandan() -> None:
+    """Read {"hand": [...], "level": "7", "last": [type, rank, cards] | null} per line; write {"legal": [...]}."""
+    from paiju.games.guandan.oracle import answer
+
+    _answer_lines(answer)
+
+
 @app.command()
 def replay(path: Annotated[Path, typer.Argument(help="A paiju JSON record, or a DeepRocket record text file.")]
            ) -> None:
