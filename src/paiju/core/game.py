@@ -15,6 +15,8 @@ from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from typing import Any, ClassVar, Protocol
 
+from paiju.core.ruleset import Ruleset
+
 Action = Hashable
 JSON = Any
 
@@ -116,14 +118,16 @@ class Game(ABC):
     num_players: ClassVar[int]
     zero_sum: ClassVar[bool] = True
     """Whether the payoffs of every finished game sum to zero."""
+    rules_type: ClassVar[type[Ruleset]]
+    """The game's ruleset dataclass."""
 
-    @abstractmethod
     def default_rules(self) -> Any:
-        """The default ruleset (a frozen dataclass)."""
+        """The default ruleset."""
+        return self.rules_type()
 
-    @abstractmethod
     def rules_from_json(self, value: dict[str, JSON]) -> Any:
         """A ruleset from its JSON form, with a clear error for unknown or ill-typed options."""
+        return self.rules_type.from_json(value)
 
     @abstractmethod
     def new_state(self, seed: int, rules: Any = None) -> State:

@@ -54,6 +54,7 @@ from paiju.core.game import Game
 from paiju.core.match import play_game
 from paiju.core.registry import load_game
 from paiju.eval.behaviour import BehaviourSummary, GameBehaviour
+from paiju.eval.checks import check_config
 from paiju.eval.parallel import map_units
 from paiju.eval.seeds import derive_seed
 from paiju.eval.stats import Estimate, duplicate_mean, duplicate_rate, paired_difference
@@ -91,16 +92,7 @@ class DouDizhuEvalConfig:
     """``role-swap`` (DouZero / PerfectDou) or ``two-table`` (DeepRocket appendix B)."""
 
     def __post_init__(self) -> None:
-        for name in ("agent_a", "agent_b"):
-            spec = getattr(self, name)
-            if not isinstance(spec, str) or not spec:
-                raise PaijuError(f"{name} must be a non-empty agent spec such as 'random', got {spec!r}")
-        for name in ("decks", "workers"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise PaijuError(f"{name} must be a positive integer, got {value!r}")
-        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
-            raise PaijuError(f"seed must be an integer, got {self.seed!r}")
+        check_config(self, agents=("agent_a", "agent_b"), counts=("decks", "workers"))
         if self.mode not in ("research", "full"):
             raise PaijuError(f"unknown DouDizhu mode {self.mode!r}; use 'research' or 'full'")
         if self.protocol not in PROTOCOLS:

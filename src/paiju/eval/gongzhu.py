@@ -25,7 +25,7 @@ from typing import Any
 from rich.table import Table
 
 from paiju import __version__
-from paiju.core.errors import PaijuError
+from paiju.eval.checks import check_config
 from paiju.eval.team_duplicate import DealOutcome, DuplicatePlan, DuplicateSummary, play_pairings, summary_table
 from paiju.games.gongzhu import Gongzhu, GongzhuState
 
@@ -51,16 +51,7 @@ class GongzhuEvalConfig:
     """Processes playing deals in parallel; the results do not depend on it."""
 
     def __post_init__(self) -> None:
-        for name in ("agent_a", "agent_b"):
-            spec = getattr(self, name)
-            if not isinstance(spec, str) or not spec:
-                raise PaijuError(f"{name} must be a non-empty agent spec such as 'random', got {spec!r}")
-        for name in ("deals", "workers"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise PaijuError(f"{name} must be a positive integer, got {value!r}")
-        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
-            raise PaijuError(f"seed must be an integer, got {self.seed!r}")
+        check_config(self, agents=("agent_a", "agent_b"), counts=("deals", "workers"))
 
     @property
     def is_wpg(self) -> bool:

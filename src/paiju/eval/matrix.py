@@ -21,6 +21,7 @@ from rich.table import Table
 from paiju import __version__
 from paiju.core.errors import PaijuError
 from paiju.eval import gongzhu
+from paiju.eval.checks import check_config
 from paiju.eval.intransitivity import IntransitivityEstimate, bootstrap_intransitivity, intransitivity
 from paiju.eval.seeds import derive_seed
 from paiju.eval.team_duplicate import DuplicatePlan, DuplicateSummary, per_deal_scores, play_pairings
@@ -55,12 +56,7 @@ class MatrixConfig:
         repeated = sorted({spec for spec in self.agents if self.agents.count(spec) > 1})
         if repeated:
             raise PaijuError(f"each agent may appear once in a score matrix; repeated: {', '.join(repeated)}")
-        for name in ("deals", "workers"):
-            value = getattr(self, name)
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise PaijuError(f"{name} must be a positive integer, got {value!r}")
-        if not isinstance(self.seed, int) or isinstance(self.seed, bool):
-            raise PaijuError(f"seed must be an integer, got {self.seed!r}")
+        check_config(self, counts=("deals", "workers"))
         resamples = self.bootstrap
         if not isinstance(resamples, int) or isinstance(resamples, bool) or resamples < 0 or resamples == 1:
             raise PaijuError(f"bootstrap must be 0 (none) or at least 2 resamples, got {self.bootstrap!r}")

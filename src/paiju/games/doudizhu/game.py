@@ -19,12 +19,7 @@ class DouDizhu(Game):
 
     name = "doudizhu"
     num_players = 3
-
-    def default_rules(self) -> DouDizhuRules:
-        return DouDizhuRules()
-
-    def rules_from_json(self, value: dict[str, Any]) -> DouDizhuRules:
-        return DouDizhuRules.from_json(value)
+    rules_type = DouDizhuRules
 
     def new_state(self, seed: int, rules: DouDizhuRules | None = None) -> DouDizhuState:
         rules = rules or DouDizhuRules()

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
-from typing import Any, Literal
+from dataclasses import dataclass
+from typing import ClassVar, Literal
 
 from paiju.core.errors import PaijuError
+from paiju.core.ruleset import Ruleset
 
 Mode = Literal["research", "full"]
 
 
 @dataclass(frozen=True, slots=True)
-class DouDizhuRules:
+class DouDizhuRules(Ruleset):
     """A DouDizhu ruleset.
 
     ``mode="research"`` (DouZero / PerfectDou evaluation): no bidding, seat 0 is the landlord; landlord
@@ -19,6 +20,8 @@ class DouDizhuRules:
     bidder, a new deal when all pass, base score = the winning bid, doubled per bomb, rocket, spring and
     anti-spring; the landlord wins or loses twice the score, each peasant once.
     """
+
+    game_label: ClassVar[str] = "DouDizhu"
 
     mode: Mode = "research"
     rocket_as_kickers: bool = False
@@ -31,20 +34,3 @@ class DouDizhuRules:
     def __post_init__(self) -> None:
         if self.mode not in ("research", "full"):
             raise PaijuError(f"unknown DouDizhu mode {self.mode!r}; use 'research' or 'full'")
-
-    def to_json(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @classmethod
-    def from_json(cls, value: dict[str, Any]) -> DouDizhuRules:
-        """Parse a ruleset, naming any unknown or ill-typed option."""
-        if not isinstance(value, dict):
-            raise PaijuError(f"DouDizhu rules must be a JSON object, got {value!r}")
-        known = {f.name: f for f in fields(cls)}
-        for key, option in value.items():
-            if key not in known:
-                raise PaijuError(f"unknown DouDizhu rule option {key!r}; known: {', '.join(known)}")
-            expected = str if key == "mode" else bool
-            if not isinstance(option, expected):
-                raise PaijuError(f"DouDizhu rule option {key!r} must be {expected.__name__}, got {option!r}")
-        return cls(**value)

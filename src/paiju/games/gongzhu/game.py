@@ -23,12 +23,7 @@ class Gongzhu(Game):
 
     name = "gongzhu"
     num_players = 4
-
-    def default_rules(self) -> GongzhuRules:
-        return GongzhuRules()
-
-    def rules_from_json(self, value: dict[str, Any]) -> GongzhuRules:
-        return GongzhuRules.from_json(value)
+    rules_type = GongzhuRules
 
     def new_state(self, seed: int, rules: GongzhuRules | None = None) -> GongzhuState:
         """The deal ``GongzhuDeal.draw(random.Random(seed))``, first trick led by ``rules.first_leader``."""
