@@ -9,7 +9,13 @@ from paiju.core.errors import IllegalActionError
 from paiju.core.registry import game_names, load_game
 from paiju.core.selfcheck import selfcheck
 
-VARIANTS = {"doudizhu": [{"mode": "research"}, {"mode": "full"}], "gongzhu": [{}, {"first_leader": 1}]}
+VARIANTS = {
+    "doudizhu": [{"mode": "research"}, {"mode": "full"}],
+    "gongzhu": [{}, {"first_leader": 1}],
+    # A full GuanDan game to A is ~1,700 actions: the soak checks use short games that still reach tribute,
+    # anti-tribute, winning at A and the drop to level 2.
+    "guandan": [{"rounds": 1}, {"rounds": 3, "start_level": "Q", "a_attempts": 1}],
+}
 
 
 def _cases():
