@@ -136,6 +136,27 @@ def eval_gongzhu(
     _report(evaluate_gongzhu(config, progress=True), out)
 
 
+@eval_app.command("guandan")
+def eval_guandan(
+    agent_a: Annotated[str, typer.Argument(help="Agent of team A, seats 0+2 (random, rules, ext:COMMAND).")],
+    agent_b: Annotated[str, typer.Argument(help="Agent of team B, seats 1+3.")],
+    games: Annotated[int, typer.Option(help="Games in all: half as many deals, each played as dealt and rotated.")]
+    = 1000,
+    rounds: Annotated[int | None, typer.Option(help="Rounds per game (1: quick single rounds); default: until a "
+                                                    "team wins at A.")] = None,
+    start_level: Annotated[str, typer.Option(help="Level of the first round.")] = "2",
+    seed: Annotated[int, typer.Option(help="Seed of the evaluation.")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    out: Annotated[Path | None, typer.Option(help="Write the full report as JSON here.")] = None,
+) -> None:
+    """Duplicate evaluation of two GuanDan teams: game win rate, round outcomes, levels gained per round."""
+    from paiju.eval.guandan import GuanDanEvalConfig, evaluate_guandan
+
+    config = GuanDanEvalConfig(agent_a, agent_b, deals=(games + 1) // 2, seed=seed, workers=workers, rounds=rounds,
+                               start_level=start_level)
+    _report(evaluate_guandan(config, progress=True), out)
+
+
 @eval_app.command("matrix")
 def eval_matrix(
     game: Annotated[str, typer.Argument(help="Game (gongzhu).")],

@@ -71,6 +71,8 @@ class DuplicatePlan:
     """Builds a deal's two starting states (see ``Dealer``)."""
     seed: int
     """Master seed: every deal's and every agent's seed derives from it."""
+    keep_results: bool = False
+    """Keep each game's ``State.result()`` in its ``DealOutcome`` (for game-specific summaries)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,8 @@ class DealOutcome:
 
     deal: int
     results: tuple[float, float]
+    summaries: tuple[dict[str, Any], ...] = ()
+    """The two games' ``State.result()``, when the plan keeps them."""
 
     @property
     def pair(self) -> float:
@@ -221,6 +225,7 @@ def play_deal(plan: DuplicatePlan, pairing: Pairing, deal: int) -> DealOutcome:
         raise PaijuError(f"duplicate team play needs a four-player game; {game.name} has {game.num_players}")
     deal_seed = derive_seed(plan.seed, "deal", deal)
     results = []
+    summaries = []
     for rotation in ROTATIONS:
         agents = [make_agent(pairing[0] if seat in TEAM_A_SEATS else pairing[1], game.name,
                              derive_seed(plan.seed, "agent", deal, (seat - rotation) % SEATS))
@@ -231,7 +236,9 @@ def play_deal(plan: DuplicatePlan, pairing: Pairing, deal: int) -> DealOutcome:
             for agent in agents:
                 agent.close()
         results.append(team_result(state.payoffs()))
-    return DealOutcome(deal, (results[0], results[1]))
+        if plan.keep_results:
+            summaries.append(state.result())
+    return DealOutcome(deal, (results[0], results[1]), tuple(summaries))
 
 
 def team_result(payoffs: Sequence[float]) -> float:
