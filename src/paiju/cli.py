@@ -72,6 +72,22 @@ def play_gongzhu(
                    "Gongzhu")
 
 
+@play_app.command("guandan")
+def play_guandan(
+    seat: Annotated[int, typer.Option(help="Your seat, 0-3 (your partner sits opposite).")] = 0,
+    bot: Annotated[str, typer.Option(help="Agent for the other three seats.")] = "rules",
+    seed: Annotated[int | None, typer.Option(help="Deal seed (random if omitted).")] = None,
+    rounds: Annotated[int | None, typer.Option(help="Rounds to play; default: until a team wins at A.")] = 1,
+    start_level: Annotated[str, typer.Option(help="Level of the first round.")] = "2",
+) -> None:
+    """Play GuanDan in the terminal with a bot partner against two bots (tribute included from round 2)."""
+    from paiju.games.guandan import GuanDanRules
+    from paiju.play.guandan_view import GuanDanView
+
+    _play_terminal("guandan", GuanDanView(), seat, bot, "rules", seed,
+                   GuanDanRules(rounds=rounds, start_level=start_level), "GuanDan")
+
+
 def _play_terminal(game_name: str, view: object, seat: int, bot: str, hint: str, seed: int | None, rules: object,
                    title: str) -> None:
     import random
