@@ -17,14 +17,14 @@ import statistics
 import time
 
 from paiju.agents import register_agent
-from paiju.agents.rules.gongzhu_greed import GongzhuGreedAgent
-from paiju.agents.rules.gongzhu_if import GongzhuIfAgent
+from paiju.agents.rules.gongzhu_greed import GongzhuGreedAgent, make_greed_agent
+from paiju.agents.rules.gongzhu_if import make_if_agent
 from paiju.eval.gongzhu import GongzhuEvalConfig, evaluate_gongzhu
 from paiju.games.gongzhu import Gongzhu
 
 # Registered at import, so that spawned evaluation workers (which import this script) know them too.
-register_agent("gongzhu", "mr-if", lambda argument, seed: GongzhuIfAgent(seed))
-register_agent("gongzhu", "mr-greed", lambda argument, seed: GongzhuGreedAgent(seed))
+register_agent("gongzhu", "mr-if", make_if_agent)
+register_agent("gongzhu", "mr-greed", make_greed_agent)
 
 PAIRINGS = (("mr-if", "random", 194.0), ("mr-greed", "random", 275.0), ("mr-greed", "mr-if", 80.0))
 """(team A, team B, ScrofaZero Table 2's A − B points per game)."""

@@ -1,7 +1,9 @@
 """Agents by name: ``make_agent("random", "doudizhu", seed=1)``.
 
-Names: ``random`` (any game), ``rules`` (each game's heuristic player), ``ext:<command>`` (an outside
-program speaking the external agent protocol, see ``paiju.agents.external``).
+Names: ``random`` (any game); ``rules`` (DouDizhu's and GuanDan's heuristic players); ``mr-if`` and
+``mr-greed`` (Gongzhu, the ScrofaZero paper's baselines; ``mr-if:partner`` adds partner awareness,
+``mr-greed:N`` samples N deals); ``ext:<command>`` (an outside program speaking the external agent protocol,
+see ``paiju.agents.external``).
 """
 
 from __future__ import annotations
