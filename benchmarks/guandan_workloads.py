@@ -1,5 +1,9 @@
-"""GuanDan workloads of ``engine.py``: legal-play generation on fresh hands and on mid-game positions.
+"""GuanDan workloads of ``engine.py``: random rounds, and legal-play generation on fresh hands and on mid-game
+positions.
 
+- ``random_rounds``: one-round games/s of uniformly random play to the end through the engine
+  (``GuanDanRules(rounds=1)``), game ``i`` dealt from seed ``seed + i``: ``state.legal_actions()``, a choice
+  drawn from ``random.Random(seed + i)``, ``state.apply``.
 - ``legal_fresh``: calls/s of ``legal_plays(hand, level)`` on freshly dealt 27-card hands, leading
   (``--states`` hands, cycled). Deal ``i`` shuffles the 108 cards with ``random.Random(seed + i)``, takes
   the first 27 and draws the level from the same generator, so about 44 % of the hands hold a wild card,
@@ -24,13 +28,15 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
+import paiju
 from common import BenchmarkConfig, Workload, until
+from paiju.games.guandan import GuanDanRules
 from paiju.games.guandan.cards import DECK, NUM_RANKS, pack
 from paiju.games.guandan.combos import PASS, Play
 from paiju.games.guandan.legal import legal_plays
 
-UNITS = {"legal_fresh": "calls/s", "legal_mid_game": "calls/s", "legal_fresh_cpu": "calls/CPU-s",
-         "legal_mid_game_cpu": "calls/CPU-s"}
+UNITS = {"random_rounds": "games/s", "legal_fresh": "calls/s", "legal_mid_game": "calls/s",
+         "legal_fresh_cpu": "calls/CPU-s", "legal_mid_game_cpu": "calls/CPU-s"}
 HAND_SIZE = 27
 SEATS = 4
 
@@ -42,6 +48,28 @@ class Position:
     hand: int
     level: int
     follow: Play | None
+
+
+def random_rounds(seed: int) -> Workload:
+    """One-round games of uniformly random play per second, game ``i`` dealt and played from ``seed + i``."""
+    game = paiju.load_game("guandan")
+    rules = GuanDanRules(rounds=1)
+
+    def run(seconds: float) -> float:
+        numbers = itertools.count(seed)
+
+        def one_game() -> int:
+            number = next(numbers)
+            state = game.new_state(number, rules)
+            rng = random.Random(number)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            return 1
+
+        return until(seconds, one_game)
+
+    return run
 
 
 def fresh_hands(count: int, seed: int) -> list[Position]:
@@ -129,7 +157,8 @@ def workloads(config: BenchmarkConfig) -> dict[str, dict[str, Workload]]:
     """Workload name -> engine name -> workload."""
     fresh = fresh_hands(config.states, config.seed)
     mid_game = mid_game_positions(config.states, config.seed)
-    return {"legal_fresh": {"paiju": legal_plays_rate(fresh)},
+    return {"random_rounds": {"paiju": random_rounds(config.seed)},
+            "legal_fresh": {"paiju": legal_plays_rate(fresh)},
             "legal_mid_game": {"paiju": legal_plays_rate(mid_game)},
             "legal_fresh_cpu": {"paiju": legal_plays_rate(fresh, per_cpu_second=True)},
             "legal_mid_game_cpu": {"paiju": legal_plays_rate(mid_game, per_cpu_second=True)}}

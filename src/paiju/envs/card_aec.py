@@ -1,7 +1,8 @@
-"""A PettingZoo AEC environment over any paiju game with a fixed action index and an observation encoder.
+"""A PettingZoo AEC environment over any paiju game with an action index and an observation encoder.
 
 Agents ``player_0`` .. ``player_{n-1}`` are the game's seats. ``observe(agent)`` returns a dict with
-``"observation"`` (a ``Box`` built only from that seat's observation, by the subclass's ``encode``) and
+``"observation"`` (a ``Box`` of ``observation_dtype``, int8 unless a subclass says otherwise, built only from
+that seat's observation by the subclass's ``encode``) and
 ``"action_mask"`` (``Box(0, 1, (action_count,), int8)``, all zeros unless the agent is to act). Actions are
 ``Discrete(action_count)``; an action whose mask entry is 0 raises ``IllegalActionError`` and changes
 nothing. Rewards are 0 until the end, then each seat's payoff (``State.payoffs``). ``reset(seed=s)`` deals
@@ -31,6 +32,8 @@ class CardGameEnv(AECEnv):
 
     game_name: str
     action_count: int
+    observation_dtype: type[np.number] = np.int8
+    """Element type of the observation vector (a subclass with real-valued features overrides it)."""
 
     def __init__(self, rules: Any = None, render_mode: str | None = None) -> None:
         super().__init__()
@@ -41,7 +44,8 @@ class CardGameEnv(AECEnv):
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(self.game.num_players)]
         self._observation_spaces = {agent: spaces.Dict({
-            "observation": spaces.Box(low=0, high=self.observation_high(), dtype=np.int8),
+            "observation": spaces.Box(low=self.observation_low(), high=self.observation_high(),
+                                      dtype=self.observation_dtype),
             "action_mask": spaces.Box(low=0, high=1, shape=(self.action_count,), dtype=np.int8),
         }) for agent in self.possible_agents}
         self._action_spaces = {agent: spaces.Discrete(self.action_count) for agent in self.possible_agents}
@@ -57,11 +61,15 @@ class CardGameEnv(AECEnv):
 
     @abstractmethod
     def observation_high(self) -> np.ndarray:
-        """Highest value of each entry of the observation vector (the lows are 0)."""
+        """Highest value of each entry of the observation vector (the lows are ``observation_low``)."""
+
+    def observation_low(self) -> np.ndarray:
+        """Lowest value of each entry of the observation vector: 0 unless a subclass says otherwise."""
+        return np.zeros_like(self.observation_high())
 
     @abstractmethod
     def encode(self, observation: Any) -> np.ndarray:
-        """The int8 observation vector of one seat's observation."""
+        """The observation vector (of ``observation_dtype``) of one seat's observation."""
 
     @abstractmethod
     def indices(self, legal: Sequence[Action]) -> list[int]:
