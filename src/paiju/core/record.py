@@ -101,3 +101,29 @@ def load_game_from_record(path: str | Path) -> State:
         return game.from_record(record)
     except (PaijuError, KeyError, TypeError, ValueError) as error:
         raise RecordError(f"{path}: the record does not replay: {error}") from None
+
+
+def replay_actions(state: State, actions: Any) -> State:
+    """Apply a record's ``[[seat, action JSON], ...]`` to ``state`` (the game's start); ``RecordError`` names the
+    first entry that does not replay."""
+    if not isinstance(actions, list):
+        raise RecordError(f"a record's actions are a list of [seat, action], got {actions!r:.80}")
+    for index, entry in enumerate(actions):
+        try:
+            seat, value = entry
+            state.apply(state.action_from_json(value), seat=seat)
+        except (ValueError, TypeError, PaijuError) as error:
+            raise RecordError(f"action {index} ({entry!r}) does not replay: {error}") from None
+    return state
+
+
+def check_result(state: State, record: dict[str, Any]) -> None:
+    """``RecordError`` unless the record's ``result`` (if any) has the payoffs the replay reached."""
+    expected = record.get("result")
+    if expected is None:
+        return
+    if not isinstance(expected, dict):
+        raise RecordError(f"a record's result is a JSON object, got {expected!r:.80}")
+    if not state.is_terminal() or state.payoffs() != expected.get("payoffs"):
+        got = state.payoffs() if state.is_terminal() else "an unfinished game"
+        raise RecordError(f"record result {expected.get('payoffs')} disagrees with the replay ({got})")

@@ -7,6 +7,7 @@ from typing import Any
 
 from paiju.core.errors import CardError, IllegalActionError, PaijuError, RecordError
 from paiju.core.game import Game
+from paiju.core.record import check_result, replay_actions
 from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS
 from paiju.games.doudizhu.moves import Move
 from paiju.games.doudizhu.observation import DouDizhuObservation
@@ -44,16 +45,8 @@ class DouDizhu(Game):
         if not deals:
             raise RecordError("a DouDizhu record needs at least one deal")
         state = DouDizhuState(rules, deals[0], seed=seed, queued_deals=deals[1:])
-        for index, entry in enumerate(actions):
-            try:
-                seat, value = entry
-                state.apply(state.action_from_json(value), seat=seat)
-            except (ValueError, TypeError, IllegalActionError) as error:
-                raise RecordError(f"action {index} ({entry!r}) does not replay: {error}") from None
-        expected = record.get("result")
-        if expected is not None and (not state.is_terminal() or state.payoffs() != expected.get("payoffs")):
-            got = state.payoffs() if state.is_terminal() else "an unfinished game"
-            raise RecordError(f"record result {expected.get('payoffs')} disagrees with the replay ({got})")
+        replay_actions(state, actions)
+        check_result(state, record)
         if seed is not None:
             state._rng = _generator_after(seed, rules, len(deals))
         return state

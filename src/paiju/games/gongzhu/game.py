@@ -8,8 +8,9 @@ from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any
 
-from paiju.core.errors import IllegalActionError, PaijuError, RecordError
+from paiju.core.errors import PaijuError, RecordError
 from paiju.core.game import Game
+from paiju.core.record import check_result, replay_actions
 from paiju.games.gongzhu.cards import CARD_INDEX, FULL_MASK, SUIT_MASKS, SUITS, mask_of
 from paiju.games.gongzhu.deal import GongzhuDeal
 from paiju.games.gongzhu.observation import GongzhuObservation
@@ -64,18 +65,8 @@ class Gongzhu(Game):
         except (KeyError, TypeError, ValueError, PaijuError) as error:
             raise RecordError(f"bad Gongzhu record header: {error}") from None
         state = GongzhuState(rules, deal, seed=seed, rotation=rotation)
-        for index, entry in enumerate(actions):
-            try:
-                seat, value = entry
-                state.apply(state.action_from_json(value), seat=seat)
-            except (ValueError, TypeError, IllegalActionError) as error:
-                raise RecordError(f"action {index} ({entry!r}) does not replay: {error}") from None
-        expected = record.get("result")
-        if expected is not None and not isinstance(expected, dict):
-            raise RecordError(f"a record's result is a JSON object, got {expected!r:.80}")
-        if expected is not None and (not state.is_terminal() or state.payoffs() != expected.get("payoffs")):
-            got = state.payoffs() if state.is_terminal() else "an unfinished game"
-            raise RecordError(f"record result {expected.get('payoffs')} disagrees with the replay ({got})")
+        replay_actions(state, actions)
+        check_result(state, record)
         return state
 
     def action_to_json(self, action: Any) -> Any:

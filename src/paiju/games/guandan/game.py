@@ -10,6 +10,7 @@ from typing import Any
 
 from paiju.core.errors import CardError, IllegalActionError, PaijuError, RecordError
 from paiju.core.game import Game
+from paiju.core.record import check_result, replay_actions
 from paiju.games.guandan.cards import pack, parse_card, parse_cards
 from paiju.games.guandan.combos import PASS, Play
 from paiju.games.guandan.deal import Deal, DealSource
@@ -78,20 +79,10 @@ class GuanDan(Game):
             raise RecordError(f"bad GuanDan record header: {error}") from None
         source = DealSource(seed, rotation, deals, start.round_number if start else 0)
         state = GuanDanState(rules, source, start)
-        for index, entry in enumerate(actions):
-            try:
-                seat, value = entry
-                state.apply(state.action_from_json(value), seat=seat)
-            except (ValueError, TypeError, PaijuError) as error:
-                raise RecordError(f"action {index} ({entry!r}) does not replay: {error}") from None
+        replay_actions(state, actions)
         if len(state.deals) != len(deals):
             raise RecordError(f"the record holds {len(deals)} deals but its actions play {len(state.deals)} rounds")
-        expected = record.get("result")
-        if expected is not None and not isinstance(expected, dict):
-            raise RecordError(f"a record's result is a JSON object, got {expected!r:.80}")
-        if expected is not None and (not state.is_terminal() or state.payoffs() != expected.get("payoffs")):
-            got = state.payoffs() if state.is_terminal() else "an unfinished game"
-            raise RecordError(f"record result {expected.get('payoffs')} disagrees with the replay ({got})")
+        check_result(state, record)
         return state
 
     def action_to_json(self, action: Any) -> Any:
