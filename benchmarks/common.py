@@ -3,12 +3,16 @@
 from __future__ import annotations
 
 import importlib.metadata
+import itertools
 import os
 import platform
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
+
+import paiju
 
 Workload = Callable[[float], float]
 """Runs for about the given seconds and returns its rate (units per second)."""
@@ -73,3 +77,25 @@ def machine() -> dict[str, Any]:
     }
 
 
+
+
+def random_games(game_name: str, seed: int, rules: Any = None) -> Workload:
+    """Games/s of uniformly random play to the end: game ``i`` dealt from seed ``seed + i``, the choices from
+    ``random.Random(seed + i)``; ``state.legal_actions()``, a random choice, ``state.apply``."""
+    game = paiju.load_game(game_name)
+
+    def run(seconds: float) -> float:
+        numbers = itertools.count(seed)
+
+        def one_game() -> int:
+            number = next(numbers)
+            state = game.new_state(number, rules)
+            rng = random.Random(number)
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply(legal[rng.randrange(len(legal))])
+            return 1
+
+        return until(seconds, one_game)
+
+    return run

@@ -14,30 +14,10 @@ import random
 from typing import Any
 
 import paiju
-from common import BenchmarkConfig, Workload, until
+from common import BenchmarkConfig, Workload, random_games, until
 from paiju.agents import agent_names
 
 UNITS = {"random_games": "games/s", "decisions": "decisions/s"}
-
-
-def random_games(seed: int) -> Workload:
-    game = paiju.load_game("gongzhu")
-
-    def run(seconds: float) -> float:
-        numbers = itertools.count(seed)
-
-        def one_game() -> int:
-            number = next(numbers)
-            state = game.new_state(number)
-            rng = random.Random(number)
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-            return 1
-
-        return until(seconds, one_game)
-
-    return run
 
 
 def mid_game_positions(count: int, seed: int) -> list[tuple[Any, list[str]]]:
@@ -74,7 +54,7 @@ def workloads(config: BenchmarkConfig) -> dict[str, dict[str, Workload]]:
     """Workload name -> engine (here: agent) name -> workload."""
     positions = mid_game_positions(config.states, config.seed)
     agents = [name for name in agent_names("gongzhu") if name != "ext"]
-    return {"random_games": {"paiju": random_games(config.seed)},
+    return {"random_games": {"paiju": random_games("gongzhu", config.seed)},
             "decisions": {name: decisions(name, positions) for name in agents}}
 
 

@@ -28,8 +28,7 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-import paiju
-from common import BenchmarkConfig, Workload, until
+from common import BenchmarkConfig, Workload, random_games, until
 from paiju.games.guandan import GuanDanRules
 from paiju.games.guandan.cards import DECK, NUM_RANKS, pack
 from paiju.games.guandan.combos import PASS, Play
@@ -48,28 +47,6 @@ class Position:
     hand: int
     level: int
     follow: Play | None
-
-
-def random_rounds(seed: int) -> Workload:
-    """One-round games of uniformly random play per second, game ``i`` dealt and played from ``seed + i``."""
-    game = paiju.load_game("guandan")
-    rules = GuanDanRules(rounds=1)
-
-    def run(seconds: float) -> float:
-        numbers = itertools.count(seed)
-
-        def one_game() -> int:
-            number = next(numbers)
-            state = game.new_state(number, rules)
-            rng = random.Random(number)
-            while not state.is_terminal():
-                legal = state.legal_actions()
-                state.apply(legal[rng.randrange(len(legal))])
-            return 1
-
-        return until(seconds, one_game)
-
-    return run
 
 
 def fresh_hands(count: int, seed: int) -> list[Position]:
@@ -157,7 +134,7 @@ def workloads(config: BenchmarkConfig) -> dict[str, dict[str, Workload]]:
     """Workload name -> engine name -> workload."""
     fresh = fresh_hands(config.states, config.seed)
     mid_game = mid_game_positions(config.states, config.seed)
-    return {"random_rounds": {"paiju": random_rounds(config.seed)},
+    return {"random_rounds": {"paiju": random_games("guandan", config.seed, GuanDanRules(rounds=1))},
             "legal_fresh": {"paiju": legal_plays_rate(fresh)},
             "legal_mid_game": {"paiju": legal_plays_rate(mid_game)},
             "legal_fresh_cpu": {"paiju": legal_plays_rate(fresh, per_cpu_second=True)},

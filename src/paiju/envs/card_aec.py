@@ -55,9 +55,19 @@ class CardGameEnv(AECEnv):
 
     # -- what each game supplies ---------------------------------------------------------------------
 
-    @abstractmethod
+    default_rules: Any = None
+    """The ruleset used when none is given (None: the game's default)."""
+
     def checked_rules(self, rules: Any) -> Any:
-        """The ruleset from ``rules`` (None, the ruleset, or its JSON), refusing ones the index cannot express."""
+        """The ruleset from ``rules`` (None, the ruleset, or its JSON); games refuse ones their index cannot
+        express by extending this."""
+        if rules is None:
+            return self.default_rules if self.default_rules is not None else self.game.default_rules()
+        if isinstance(rules, dict):
+            return self.game.rules_from_json(rules)
+        if not isinstance(rules, self.game.rules_type):
+            raise PaijuError(f"rules must be {self.game.rules_type.__name__} or its JSON object, got {rules!r}")
+        return rules
 
     @abstractmethod
     def observation_high(self) -> np.ndarray:

@@ -110,13 +110,8 @@ def observation_vector(obs: DouDizhuObservation) -> np.ndarray:
     return vector
 
 
-def _checked_rules(rules: DouDizhuRules | dict[str, Any] | None) -> DouDizhuRules:
-    if rules is None:
-        return DouDizhuRules()
-    if isinstance(rules, dict):
-        rules = DouDizhuRules.from_json(rules)
-    if not isinstance(rules, DouDizhuRules):
-        raise PaijuError(f"rules must be DouDizhuRules or its JSON object, got {rules!r}")
+def _index_covers(rules: DouDizhuRules) -> DouDizhuRules:
+    """``rules``, unless its plays fall outside the fixed action index."""
     if rules.rocket_as_kickers or rules.bomb_as_kickers:
         raise PaijuError("rocket_as_kickers and bomb_as_kickers add plays outside the fixed action index; "
                          "this environment supports the standard plays (and no_four_with_two)")
@@ -132,7 +127,7 @@ class DouDizhuEnv(CardGameEnv):
     action_count = ACTION_COUNT
 
     def checked_rules(self, rules: Any) -> DouDizhuRules:
-        return _checked_rules(rules)
+        return _index_covers(super().checked_rules(rules))
 
     def observation_high(self) -> np.ndarray:
         return np.concatenate([np.full(size, top, dtype=np.int8) for _, size, top in FIELDS])

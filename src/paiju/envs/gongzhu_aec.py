@@ -25,7 +25,6 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from paiju.core.errors import PaijuError
 from paiju.envs.card_aec import CardGameEnv
 from paiju.games.gongzhu import CARD_NAMES, SCORING_CARDS, SUITS, GongzhuObservation, GongzhuRules
 from paiju.games.gongzhu.cards import CARD_INDEX
@@ -66,15 +65,6 @@ class GongzhuEnv(CardGameEnv):
         "name": "paiju_gongzhu_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
     game_name = "gongzhu"
     action_count = CARDS
-
-    def checked_rules(self, rules: Any) -> GongzhuRules:
-        if rules is None:
-            return GongzhuRules()
-        if isinstance(rules, dict):
-            return GongzhuRules.from_json(rules)
-        if not isinstance(rules, GongzhuRules):
-            raise PaijuError(f"rules must be GongzhuRules or its JSON object, got {rules!r}")
-        return rules
 
     def observation_high(self) -> np.ndarray:
         return np.ones(OBSERVATION_SIZE, dtype=np.int8)

@@ -68,17 +68,9 @@ class GuanDanEnv(CardGameEnv):
     metadata: ClassVar[dict[str, Any]] = {
         "name": "paiju_guandan_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
     game_name = "guandan"
+    default_rules = DEFAULT_RULES
     action_count = MAX_ACTIONS
     observation_dtype = np.float32
-
-    def checked_rules(self, rules: Any) -> GuanDanRules:
-        if rules is None:
-            return DEFAULT_RULES
-        if isinstance(rules, dict):
-            return GuanDanRules.from_json(rules)
-        if not isinstance(rules, GuanDanRules):
-            raise PaijuError(f"rules must be GuanDanRules or its JSON object, got {rules!r}")
-        return rules
 
     def observation_low(self) -> np.ndarray:
         return _LOW.copy()

@@ -27,12 +27,7 @@ class GuanDan(Game):
 
     name = "guandan"
     num_players = 4
-
-    def default_rules(self) -> GuanDanRules:
-        return GuanDanRules()
-
-    def rules_from_json(self, value: dict[str, Any]) -> GuanDanRules:
-        return GuanDanRules.from_json(value)
+    rules_type = GuanDanRules
 
     def new_state(self, seed: int, rules: GuanDanRules | None = None) -> GuanDanState:
         """The game whose first leader and deals are drawn from ``random.Random(seed)`` (``deal``)."""
