@@ -5,7 +5,8 @@ and strength."""
 import pytest
 
 from paiju.agents.random_agent import RandomAgent
-from paiju.agents.rules.guandan import GuanDanRulesAgent, HandPlanner, signature
+from paiju.agents.rules.guandan import GuanDanRulesAgent
+from paiju.agents.rules.guandan_plan import HandPlanner, signature
 from paiju.core.errors import AgentError, PaijuError
 from paiju.core.match import play_game
 from paiju.core.registry import load_game, register_game
