@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Hashable
 from typing import Any, ClassVar, Protocol
 
 from paiju.core.ruleset import Ruleset
@@ -93,10 +93,6 @@ class State(ABC):
     def action_from_json(self, value: JSON) -> Action:
         """Parse the JSON form of an action of the current phase (raises ``IllegalActionError``)."""
 
-    def observation_to_json(self, seat: int) -> dict[str, JSON]:
-        """``observation(seat)`` in the external protocol's JSON form."""
-        return self.observation(seat).to_json()
-
     def invariant_errors(self) -> list[str]:
         """Game-specific consistency problems (cards not conserved, wrong hand sizes); empty when sound."""
         return []
@@ -152,7 +148,3 @@ class Game(ABC):
     def parse_action_text(self, state: State, text: str) -> Action:
         """Parse what a person typed as an action in ``state`` (defaults to the JSON form)."""
         return state.action_from_json(text)
-
-    def first_legal(self, legal: Sequence[Action]) -> Action:
-        """The default action when a seat runs out of time: the first legal one."""
-        return legal[0]
