@@ -12,7 +12,7 @@ least n cards at once.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from paiju.core.errors import CardError
 
@@ -77,22 +77,3 @@ def contains(hand: int, cards: int) -> bool:
 def at_least(packed: int, copies: int) -> int:
     """``GUARD`` bits of the ranks holding at least ``copies`` (1-4) cards: byte + 128 − copies ≥ 128."""
     return (packed + AT_LEAST[copies]) & GUARD
-
-
-def add(counts: Sequence[int], other: Sequence[int]) -> list[int]:
-    """Union of two multisets of cards."""
-    return [a + b for a, b in zip(counts, other, strict=True)]
-
-
-def subtract(counts: Sequence[int], other: Sequence[int]) -> list[int]:
-    """``counts`` minus ``other``; raises ``CardError`` if ``other`` is not contained in ``counts``."""
-    result = [a - b for a, b in zip(counts, other, strict=True)]
-    if min(result) < 0:
-        missing = format_cards([max(0, -n) for n in result])
-        raise CardError(f"cards {missing} are not in {format_cards(counts)!r}")
-    return result
-
-
-def total(counts: Iterable[int]) -> int:
-    """Number of cards."""
-    return sum(counts)
