@@ -106,3 +106,25 @@ def _bot() -> str:
 
     bot = Path(__file__).resolve().parents[1] / "examples" / "ext_random_bot.py"
     return f"{shlex.quote(sys.executable)} {shlex.quote(str(bot))} --seed 3"
+
+
+def test_legal_guandan_and_gongzhu_oracles():
+    query = {"hand": ["S9", "C9", "D9", "H9", "S2", "C2", "D2", "H2", "SK"], "level": "9",
+             "last": ["Bomb", "A", ["SA", "CA", "DA", "HA"]]}
+    result = runner.invoke(app, ["legal", "guandan"], input=json.dumps(query) + "\n")
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"legal": [["PASS", "PASS", "PASS"], ["Bomb", "9", ["H9", "S9", "C9", "D9"]],
+                                                   ["Bomb", "2", ["H2", "S2", "C2", "D2", "H9"]]]}
+    result = runner.invoke(app, ["legal", "gongzhu"], input=json.dumps({"hand": ["SQ", "S2", "H5"],
+                                                                        "trick": ["S9"]}) + "\n")
+    assert json.loads(result.stdout) == {"legal": ["S2", "SQ"]}
+
+
+def test_play_guandan_and_gongzhu_start_and_quit():
+    for game, first_line in (("guandan", "Round 1 at level 2"), ("gongzhu", "Trick 1 of 13")):
+        result = runner.invoke(app, ["play", game, "--seed", "3", "--seat", "1"], input="hint\nquit\n")
+        assert result.exit_code == 0, result.output
+        assert first_line in result.output and "hint:" in result.output and "Game abandoned." in result.output
+    result = runner.invoke(app, ["play", "gongzhu", "--seat", "4"])
+    assert result.exit_code != 0
+    assert "seat must be 0..3" in str(result.exception) + result.output
