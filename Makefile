@@ -1,4 +1,5 @@
-# The README's two commands: `make demo` (set up, then run the main job) and `make test`.
+# The README's two commands: `make demo` (set up, then run the main job: the arena with built-in bots)
+# and `make test`.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -7,7 +8,7 @@ STAMP := $(VENV)/.installed
 .PHONY: demo test setup lint
 
 demo: $(STAMP)
-	$(BIN)/paiju demo
+	$(BIN)/paiju serve
 
 test: $(STAMP)
 	$(BIN)/ruff check src tests benchmarks examples

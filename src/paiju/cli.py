@@ -13,6 +13,7 @@ from rich.console import Console
 
 from paiju.core.errors import PaijuError
 from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.train.cli import plot, train_app
 
 app = typer.Typer(help="paiju: engines, bots and evaluation for DouDizhu, GuanDan and Gongzhu.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -22,6 +23,8 @@ legal_app = typer.Typer(help="Rules oracle: legal plays for JSON-lines queries o
 app.add_typer(play_app, name="play")
 app.add_typer(eval_app, name="eval")
 app.add_typer(legal_app, name="legal")
+app.add_typer(train_app, name="train")
+app.command("plot")(plot)
 console = Console(highlight=False)
 
 RulesOption = Annotated[str | None, typer.Option(help='Ruleset options as JSON, e.g. \'{"bomb_as_kickers": true}\'.')]
@@ -42,11 +45,28 @@ def demo(decks: Annotated[int, typer.Option(help="Decks per pairing.")] = 1000,
     round_robin(["rules", "random"], decks=decks, seed=seed, workers=workers, console=console)
 
 
+@app.command("serve")
+def serve(host: Annotated[str, typer.Option(help="Interface to listen on.")] = "127.0.0.1",
+          port: Annotated[int, typer.Option(help="TCP port.")] = 8000,
+          db: Annotated[Path, typer.Option(help="SQLite file of finished games (created on first run).")]
+          = Path("paiju-arena.sqlite3"),
+          move_timeout: Annotated[float, typer.Option(help="Seconds a person or network bot has per move; then "
+                                                           "the default action is played.")] = 60.0,
+          bot_delay: Annotated[float, typer.Option(help="Seconds a built-in bot waits before acting.")] = 0.5,
+          platform_games: Annotated[int, typer.Option(help="GuanDan platform endpoint: games per match.")] = 1,
+          ) -> None:
+    """The arena: a browser table for people, websocket seats for bots, the GuanDan platform endpoint."""
+    from paiju.serve.cli import serve as run_server
+
+    run_server(host, port, db, move_timeout, bot_delay, platform_games)
+
+
 @play_app.command("doudizhu")
 def play_doudizhu(
     mode: Annotated[str, typer.Option(help="full (with bidding) or research (you are not bidding).")] = "full",
     seat: Annotated[int, typer.Option(help="Your seat, 0-2.")] = 0,
-    bot: Annotated[str, typer.Option(help="Agent for the other two seats.")] = "rules",
+    bot: Annotated[str, typer.Option(help="Agent for the other two seats (dmc: the shipped DouZero-style "
+                                          "networks).")] = "dmc",
     seed: Annotated[int | None, typer.Option(help="Deal seed (random if omitted).")] = None,
     rules: RulesOption = None,
 ) -> None:
@@ -75,7 +95,8 @@ def play_gongzhu(
 @play_app.command("guandan")
 def play_guandan(
     seat: Annotated[int, typer.Option(help="Your seat, 0-3 (your partner sits opposite).")] = 0,
-    bot: Annotated[str, typer.Option(help="Agent for the other three seats.")] = "rules",
+    bot: Annotated[str, typer.Option(help="Agent for the other three seats (dmc: the shipped DanZero-style "
+                                          "network).")] = "dmc",
     seed: Annotated[int | None, typer.Option(help="Deal seed (random if omitted).")] = None,
     rounds: Annotated[int | None, typer.Option(help="Rounds to play; default: until a team wins at A.")] = 1,
     start_level: Annotated[str, typer.Option(help="Level of the first round.")] = "2",

@@ -93,3 +93,18 @@ def test_replay_imports_no_specific_game() -> None:
     modules = [node.module or "" for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)]
     modules += [alias.name for node in ast.walk(tree) if isinstance(node, ast.Import) for alias in node.names]
     assert modules and not [m for m in modules if m.startswith("paiju.games")]
+
+
+def test_multi_round_guandan_record_replays_round_by_round() -> None:
+    from paiju.games.guandan.rules import GuanDanRules
+
+    guandan = paiju.load_game("guandan")
+    state, rng = guandan.new_state(3, GuanDanRules(rounds=2)), random.Random(3)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    record = state.to_record()
+    lines = replay_lines(record)
+    assert [line for line in lines if line.startswith("deal ")] == ["deal 0:", "deal 1:"]
+    assert len([line for line in lines if line[:4].strip().isdigit()]) == len(record["actions"])
+    opening = guandan.opening_state(record)
+    assert opening.deal_number == 0 and not opening.to_record()["actions"]

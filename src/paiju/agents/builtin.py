@@ -1,6 +1,7 @@
 """Registers paiju's built-in agents with ``paiju.agents``."""
 
 from paiju.agents import register_agent
+from paiju.agents.dmc import make_dmc_agent
 from paiju.agents.external import ExternalAgent
 from paiju.agents.random_agent import RandomAgent
 from paiju.agents.rules import DouDizhuRulesAgent
@@ -14,3 +15,5 @@ register_agent("doudizhu", "rules", lambda argument, seed: DouDizhuRulesAgent(se
 register_agent("gongzhu", "mr-if", make_if_agent)
 register_agent("gongzhu", "mr-greed", make_greed_agent)
 register_agent("guandan", "rules", lambda argument, seed: GuanDanRulesAgent(seed))
+register_agent("doudizhu", "dmc", make_dmc_agent("doudizhu"))
+register_agent("guandan", "dmc", make_dmc_agent("guandan"))

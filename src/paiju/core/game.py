@@ -133,6 +133,10 @@ class Game(ABC):
     def from_record(self, record: dict[str, JSON]) -> State:
         """Replay a paiju JSON record; raises ``RecordError`` naming the first bad entry."""
 
+    def opening_state(self, record: dict[str, JSON]) -> State:
+        """The position of a record before its first action (replay viewers step on from it)."""
+        return self.from_record({**{k: v for k, v in record.items() if k != "result"}, "actions": []})
+
     @abstractmethod
     def action_to_json(self, action: Action) -> JSON:
         """The JSON form of an action, as written in records and protocol messages."""

@@ -1,7 +1,7 @@
 """A readable, move-by-move account of any game's paiju record, through the core interface alone.
 
-The record is replayed from its opening position one action at a time (``Game.from_record`` of the
-record without its actions, then ``State.apply``), so the account shows each seat's action as the
+The record is replayed from its opening position one action at a time (``Game.opening_state``, then
+``State.apply``), so the account shows each seat's action as the
 game saw it. Game-specific words appear only where a game's own objects supply them (an observation's
 ``position``, the keys of ``perfect_view``, the fields of ``result``).
 """
@@ -25,7 +25,7 @@ def replay_lines(record: dict[str, Any]) -> list[str]:
     """
     game = _game_of(record)
     game.from_record(record)  # the whole record, result included, is checked before any line is written
-    state = game.from_record({**{k: v for k, v in record.items() if k != "result"}, "actions": []})
+    state = game.opening_state(record)
     lines = [f"game: {game.name}", f"seed: {_text(record.get('seed'))}", f"rules: {_text(record.get('rules'))}"]
     lines += _deal_lines(state)
     deal = state.deal_number

@@ -55,6 +55,16 @@ class GuanDan(Game):
         return GuanDanState(rules, DealSource(seed, 0, given, standing.round_number), standing)
 
     def from_record(self, record: dict[str, Any]) -> GuanDanState:
+        state = self.opening_state(record)
+        replay_actions(state, record["actions"])
+        if len(state.deals) != len(record["deals"]):
+            raise RecordError(f"the record holds {len(record['deals'])} deals but its actions play "
+                              f"{len(state.deals)} rounds")
+        check_result(state, record)
+        return state
+
+    def opening_state(self, record: dict[str, Any]) -> GuanDanState:
+        """The game before its first action; later rounds are dealt from the record's deals as play reaches them."""
         if not isinstance(record, dict) or record.get("game") != self.name:
             raise RecordError(f"not a GuanDan record: expected \"game\": \"guandan\", got {record!r:.80}")
         try:
@@ -73,12 +83,7 @@ class GuanDan(Game):
         except (KeyError, TypeError, ValueError, PaijuError) as error:
             raise RecordError(f"bad GuanDan record header: {error}") from None
         source = DealSource(seed, rotation, deals, start.round_number if start else 0)
-        state = GuanDanState(rules, source, start)
-        replay_actions(state, actions)
-        if len(state.deals) != len(deals):
-            raise RecordError(f"the record holds {len(deals)} deals but its actions play {len(state.deals)} rounds")
-        check_result(state, record)
-        return state
+        return GuanDanState(rules, source, start)
 
     def action_to_json(self, action: Any) -> Any:
         """The platform form: ``[type, rank, cards]`` for a play, ``["tribute", "tribute", [card]]`` for a gift."""

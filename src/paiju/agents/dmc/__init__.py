@@ -1,0 +1,57 @@
+"""Deep Monte-Carlo agents (DouZero for DouDizhu, DanZero for GuanDan): Q(state, action) networks that score
+every legal action.
+
+Agent names: ``dmc`` plays the networks shipped with paiju for the game (``weights/<game>.pt``, with how
+they were trained in ``weights/README.md``); ``dmc:PATH`` those in a model file or a training folder
+(``paiju train dmc --out DIR``, which keeps its latest networks in ``DIR/model.pt``).
+Modules: ``models`` (networks), ``adapters`` (each game's roles, features, returns), ``weights`` (model
+files), ``agent`` (the player). Training lives in ``paiju.train``. This package imports torch only when a
+``dmc`` agent is made.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paiju.core.errors import PaijuError
+
+if TYPE_CHECKING:
+    from paiju.agents.dmc.agent import DMCAgent
+    from paiju.agents.dmc.weights import DMCModels
+
+
+@lru_cache(maxsize=16)
+def _cached_models(path: str, modified: int) -> DMCModels:
+    from paiju.agents.dmc.weights import load_models
+
+    return load_models(Path(path))
+
+
+def models_at(argument: str, game: str) -> DMCModels:
+    """The networks named by ``dmc`` (``argument`` empty: the shipped ones) or ``dmc:PATH``, checked for ``game``."""
+    from paiju.agents.dmc.weights import MODEL_FILE, shipped_model_path
+
+    path = Path(argument) if argument else shipped_model_path(game)
+    file = path / MODEL_FILE if path.is_dir() else path
+    if not file.is_file():
+        raise PaijuError(f"no DMC model for {game} at {file}")
+    models = _cached_models(str(file.resolve()), file.stat().st_mtime_ns)
+    if models.game != game:
+        raise PaijuError(f"{file} holds {models.game} networks, not {game}")
+    return models
+
+
+def make_dmc_agent(game: str):
+    """The ``dmc`` agent factory of ``game`` for ``paiju.agents.register_agent``."""
+
+    def factory(argument: str, seed: int) -> DMCAgent:
+        from paiju.agents.dmc.agent import DMCAgent
+
+        return DMCAgent(models_at(argument, game), seed)
+
+    return factory
+
+
+__all__ = ["make_dmc_agent", "models_at"]

@@ -1,0 +1,160 @@
+"""What Deep Monte-Carlo needs to know of a game: its roles, features, networks, fallback player, returns.
+
+A decision is encoded as ``Decision``: ``x`` with one row per legal action (state features repeated, then the
+action's), and ``context``, arrays shared by every action of the decision (DouDizhu's history ``z``). Features
+are small integers (card counts, one-hots, -1 flags), so samples travel and are stored as int8.
+
+- **DouDizhu** (DouZero): one network per position — ``landlord``, ``down`` (plays after the landlord), ``up``
+  — on paiju's DouZero encoder (``paiju.games.doudizhu.features``). Self-play uses research mode (seat 0 is
+  the landlord, no bidding); bids are made by the ``rules`` player's bid module. Return of every step of a
+  seat: the objective ``wp`` gives +1 / -1 for a win / loss, ``adp`` the seat's payoff (landlord ±2, peasant
+  ±1, doubled per bomb or rocket: paiju's research scoring).
+- **GuanDan** (DanZero): one network shared by all seats, on the 513 + 54 features
+  (``paiju.games.guandan.features``); tribute and return are decided by the ``rules`` player's heuristics
+  (DanZero does the same). Return of a step (spec "DanZero", reward): its round's result for the player's
+  team (+3 / +2 / +1 for the winners of 1st & 2nd / 1st & 3rd / 1st & 4th, negated for the losers), plus +1 / -1
+  for the game's winners / losers on the steps of the round that ends the game (our reading of "at the game's
+  end every step also gets ±1": the steps of the final round, whose play decides the game).
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+import numpy as np
+from torch import nn
+
+from paiju.agents.dmc.models import FeatureQNet, HistoryQNet, ModelConfig
+from paiju.core.agent import Agent
+from paiju.core.errors import PaijuError
+from paiju.core.game import State
+
+Objective = Literal["wp", "adp"]
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """The network inputs of one decision: ``x`` [n_legal, d] and per-decision ``context`` arrays."""
+
+    x: np.ndarray
+    context: dict[str, np.ndarray] = field(default_factory=dict)
+
+
+class DMCAdapter(ABC):
+    """One game as Deep Monte-Carlo sees it."""
+
+    game: ClassVar[str]
+    roles: ClassVar[tuple[str, ...]]
+    """The networks, by name (a role's decisions all go to the same network)."""
+
+    @abstractmethod
+    def role(self, observation: Any) -> str | None:
+        """The network deciding this observation's move; ``None`` for decisions left to ``fallback``."""
+
+    @abstractmethod
+    def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
+        """Features of every legal action of the decision."""
+
+    @abstractmethod
+    def network(self, role: str, config: ModelConfig) -> nn.Module:
+        """A freshly initialized network for ``role``."""
+
+    @abstractmethod
+    def fallback(self, seed: int) -> Agent:
+        """The heuristic player making the decisions no network makes (bids, tribute)."""
+
+    @abstractmethod
+    def selfplay_rules(self) -> Any:
+        """The ruleset self-play games are dealt under."""
+
+    @abstractmethod
+    def step_return(self, final: State, seat: int, deal: int, objective: Objective) -> float:
+        """The Monte-Carlo return of a step taken by ``seat`` in deal (round) ``deal`` of the finished game."""
+
+
+class DouDizhuAdapter(DMCAdapter):
+    game = "doudizhu"
+    roles = ("landlord", "down", "up")
+
+    def role(self, observation: Any) -> str | None:
+        return observation.position if observation.phase == "play" else None
+
+    def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
+        from paiju.games.doudizhu.features import encode
+
+        features = encode(observation, legal)
+        return Decision(features.x, {"z": features.z})
+
+    def network(self, role: str, config: ModelConfig) -> nn.Module:
+        from paiju.games.doudizhu.features import LANDLORD_X, PEASANT_X
+
+        return HistoryQNet(LANDLORD_X if role == "landlord" else PEASANT_X, config)
+
+    def fallback(self, seed: int) -> Agent:
+        from paiju.agents.rules import DouDizhuRulesAgent
+
+        return DouDizhuRulesAgent(seed)
+
+    def selfplay_rules(self) -> Any:
+        from paiju.games.doudizhu.rules import DouDizhuRules
+
+        return DouDizhuRules(mode="research")
+
+    def step_return(self, final: State, seat: int, deal: int, objective: Objective) -> float:
+        payoff = final.payoffs()[seat]
+        return float(np.sign(payoff)) if objective == "wp" else float(payoff)
+
+
+class GuanDanAdapter(DMCAdapter):
+    game = "guandan"
+    roles = ("player",)
+
+    def role(self, observation: Any) -> str | None:
+        return "player" if observation.phase == "play" else None
+
+    def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
+        from paiju.games.guandan.features import encode
+
+        return Decision(encode(observation, legal))
+
+    def network(self, role: str, config: ModelConfig) -> nn.Module:
+        from paiju.games.guandan.features import INPUT_SIZE
+
+        return FeatureQNet(INPUT_SIZE, config)
+
+    def fallback(self, seed: int) -> Agent:
+        from paiju.agents.rules.guandan import GuanDanRulesAgent
+
+        return GuanDanRulesAgent(seed)
+
+    def selfplay_rules(self) -> Any:
+        from paiju.games.guandan.rules import GuanDanRules
+
+        return GuanDanRules()
+
+    def step_return(self, final: State, seat: int, deal: int, objective: Objective) -> float:
+        from paiju.games.guandan.levels import team
+
+        rounds = final.rounds  # type: ignore[attr-defined]
+        value = float(rounds[deal].outcome.scores[team(seat)])
+        winner = final.winner  # type: ignore[attr-defined]
+        if deal == len(rounds) - 1 and winner is not None:
+            value += 1.0 if team(seat) == winner else -1.0
+        return value
+
+
+ADAPTERS: dict[str, DMCAdapter] = {adapter.game: adapter for adapter in (DouDizhuAdapter(), GuanDanAdapter())}
+
+
+def adapter_for(game: str) -> DMCAdapter:
+    """The DMC adapter of ``game`` (DouDizhu, GuanDan)."""
+    try:
+        return ADAPTERS[game]
+    except KeyError:
+        raise PaijuError(f"Deep Monte-Carlo has no encoder for {game!r}; it trains on: {', '.join(ADAPTERS)}") from None
+
+
+__all__ = ["ADAPTERS", "DMCAdapter", "Decision", "DouDizhuAdapter", "GuanDanAdapter", "Objective", "adapter_for"]

@@ -1,0 +1,71 @@
+"""The DMC player: scores every legal action with Q(state, action) and plays the best one.
+
+Decisions no network makes (DouDizhu bids, GuanDan tribute and return) go to the game's heuristic player
+(``DMCAdapter.fallback``). With ``epsilon > 0`` it explores as DMC's actors do: a uniformly random legal action
+with probability ε (DouZero and DanZero: ε = 0.01). Inference runs on one thread: a decision is a batch of a
+few dozen rows, where more threads only add overhead (and oversubscribe the cores of parallel workers).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+import torch
+
+from paiju.agents.dmc.adapters import Decision
+from paiju.agents.dmc.weights import DMCModels
+from paiju.core.agent import Agent, ScoredAction
+from paiju.core.game import Action
+
+
+def q_values(network: torch.nn.Module, decision: Decision) -> np.ndarray:
+    """Q of each legal action of ``decision`` (one forward pass; the context is broadcast over the rows)."""
+    with torch.inference_mode():
+        context = {name: torch.from_numpy(value)[None] for name, value in decision.context.items()}
+        return network(torch.from_numpy(decision.x), **context).numpy()
+
+
+class DMCAgent(Agent):
+    """Greedy (or ε-greedy) over Q(state, action) of trained ``models``."""
+
+    name = "dmc"
+
+    def __init__(self, models: DMCModels, seed: int = 0, epsilon: float = 0.0) -> None:
+        torch.set_num_threads(1)
+        self.models = models
+        self.adapter = models.adapter
+        self.fallback = self.adapter.fallback(seed)
+        self.epsilon = epsilon
+        self.rng = random.Random(seed)
+        for network in models.networks.values():
+            network.eval()
+
+    def q_values(self, observation: Any, legal: Sequence[Action]) -> np.ndarray | None:
+        """Q of each legal action, or ``None`` when no network makes this decision."""
+        role = self.adapter.role(observation)
+        if role is None:
+            return None
+        return q_values(self.models.networks[role], self.adapter.encode(observation, legal))
+
+    def act(self, observation: Any, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        values = self.q_values(observation, legal)
+        if values is None:
+            return self.fallback.act(observation, legal)
+        if self.epsilon and self.rng.random() < self.epsilon:
+            return legal[self.rng.randrange(len(legal))]
+        return legal[int(np.argmax(values))]
+
+    def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
+        values = self.q_values(observation, legal)
+        if values is None:
+            return self.fallback.explain(observation, legal)
+        order = np.argsort(-values, kind="stable")
+        return [ScoredAction(legal[i], float(values[i])) for i in order]
+
+
+__all__ = ["DMCAgent", "q_values"]

@@ -1,0 +1,85 @@
+"""The Q(state, action) networks of Deep Monte-Carlo: one row of features per legal action, one value out.
+
+- DouDizhu (DouZero, Zha et al. 2021, Fig. 2): an LSTM over the last 15 moves (``z``, 5 × 162) whose final
+  hidden state is concatenated with the state + action features ``x`` (373 landlord / 484 peasant), then an
+  MLP with ReLU → 1. DouZero's sizes are LSTM 128 and MLP 512 × 5.
+- GuanDan (DanZero §IV-A): an MLP with tanh over the 567 state + action features → 1; DanZero's sizes are
+  512 × 5.
+
+The LSTM reads the history, which is the same for every legal action of a decision: ``forward`` accepts a
+single ``z`` (batch 1) and broadcasts its summary over the action rows, so acting runs the LSTM once per
+decision where DouZero's actors run it once per legal action. Training passes one ``z`` per sample.
+
+Default sizes are smaller than the papers' (``ModelConfig``): chosen for training on CPUs, where the learner's
+forward and backward passes bound the frames per second (``benchmarks/training.py`` measures both).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import torch
+from torch import nn
+
+HISTORY_ROW = 162
+"""DouZero's history row: three moves of 54 card entries."""
+
+
+@dataclass(frozen=True, slots=True)
+class ModelConfig:
+    """Network sizes: ``hidden`` MLP widths; ``lstm`` the history summary's size (DouDizhu only)."""
+
+    hidden: tuple[int, ...] = (256, 256, 256)
+    lstm: int = 64
+
+    def to_json(self) -> dict[str, object]:
+        return {"hidden": list(self.hidden), "lstm": self.lstm}
+
+    @classmethod
+    def from_json(cls, value: dict[str, object]) -> ModelConfig:
+        hidden = value.get("hidden", list(cls().hidden))
+        lstm = value.get("lstm", cls().lstm)
+        if not isinstance(hidden, list) or not hidden or not all(isinstance(h, int) and h > 0 for h in hidden):
+            raise ValueError(f"model 'hidden' must be a non-empty list of positive integers, got {hidden!r}")
+        if not isinstance(lstm, int) or lstm <= 0:
+            raise ValueError(f"model 'lstm' must be a positive integer, got {lstm!r}")
+        return cls(hidden=tuple(hidden), lstm=lstm)
+
+
+def _mlp(inputs: int, hidden: tuple[int, ...], activation: type[nn.Module]) -> nn.Sequential:
+    layers: list[nn.Module] = []
+    for width in hidden:
+        layers += [nn.Linear(inputs, width), activation()]
+        inputs = width
+    layers.append(nn.Linear(inputs, 1))
+    return nn.Sequential(*layers)
+
+
+class HistoryQNet(nn.Module):
+    """DouZero's network: LSTM over ``z`` [b, 5, 162], concatenated with ``x`` [n, d], MLP (ReLU) → [n]."""
+
+    def __init__(self, x_size: int, config: ModelConfig) -> None:
+        super().__init__()
+        self.lstm = nn.LSTM(HISTORY_ROW, config.lstm, batch_first=True)
+        self.mlp = _mlp(x_size + config.lstm, config.hidden, nn.ReLU)
+
+    def forward(self, x: torch.Tensor, z: torch.Tensor) -> torch.Tensor:
+        _, (summary, _) = self.lstm(z)
+        summary = summary[-1]
+        if summary.shape[0] != x.shape[0]:
+            summary = summary.expand(x.shape[0], -1)
+        return self.mlp(torch.cat([summary, x], dim=1)).squeeze(-1)
+
+
+class FeatureQNet(nn.Module):
+    """DanZero's network: MLP (tanh) over ``x`` [n, d] → [n]."""
+
+    def __init__(self, x_size: int, config: ModelConfig) -> None:
+        super().__init__()
+        self.mlp = _mlp(x_size, config.hidden, nn.Tanh)
+
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        return self.mlp(x).squeeze(-1)
+
+
+__all__ = ["HISTORY_ROW", "FeatureQNet", "HistoryQNet", "ModelConfig"]

@@ -1,0 +1,119 @@
+"""DMC model files: the networks of every role of one game, with how they were made.
+
+A file is a ``torch.save`` dictionary, loaded with ``weights_only=True`` (no code runs on load):
+``{"format": "paiju-dmc-1", "game", "objective", "model": ModelConfig JSON, "networks": {role: state_dict},
+"meta": {...}}`` where ``meta`` says how the weights were trained (command, seed, frames, wall time). Shipped
+files (``paiju/agents/dmc/weights/<game>.pt``) store half-precision tensors to stay small; they are loaded back
+as float32. Writes are atomic: a temporary file in the same folder, then ``os.replace``.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import torch
+from torch import nn
+
+from paiju.agents.dmc.adapters import DMCAdapter, Objective, adapter_for
+from paiju.agents.dmc.models import ModelConfig
+from paiju.core.errors import PaijuError
+
+FORMAT = "paiju-dmc-1"
+MODEL_FILE = "model.pt"
+"""The file a training run keeps its latest networks in (``paiju train dmc --out DIR``)."""
+
+
+@dataclass
+class DMCModels:
+    """The networks of every role of ``game``, trained for ``objective``."""
+
+    game: str
+    objective: Objective
+    config: ModelConfig
+    networks: dict[str, nn.Module]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def adapter(self) -> DMCAdapter:
+        return adapter_for(self.game)
+
+    @classmethod
+    def fresh(cls, game: str, objective: Objective, config: ModelConfig, seed: int) -> DMCModels:
+        """Newly initialized networks (``seed`` fixes the initial weights)."""
+        adapter = adapter_for(game)
+        with torch.random.fork_rng():
+            torch.manual_seed(seed)
+            networks = {role: adapter.network(role, config) for role in adapter.roles}
+        return cls(game, objective, config, networks)
+
+    def to_dict(self, half: bool = False) -> dict[str, Any]:
+        def tensors(network: nn.Module) -> dict[str, torch.Tensor]:
+            return {name: (value.half() if half else value).detach().clone()
+                    for name, value in network.state_dict().items()}
+
+        return {"format": FORMAT, "game": self.game, "objective": self.objective, "model": self.config.to_json(),
+                "networks": {role: tensors(network) for role, network in self.networks.items()},
+                "meta": self.meta}
+
+    @classmethod
+    def from_dict(cls, data: Any, source: str) -> DMCModels:
+        if not isinstance(data, dict) or data.get("format") != FORMAT:
+            raise PaijuError(f"{source} is not a paiju DMC model file (format {FORMAT!r})")
+        try:
+            models = cls.fresh(data["game"], data["objective"], ModelConfig.from_json(data["model"]), seed=0)
+            for role, network in models.networks.items():
+                state = {name: value.float() for name, value in data["networks"][role].items()}
+                network.load_state_dict(state)
+        except (KeyError, ValueError, RuntimeError, TypeError) as error:
+            raise PaijuError(f"{source}: damaged DMC model file: {error}") from None
+        models.meta = dict(data.get("meta", {}))
+        return models
+
+
+def save_models(models: DMCModels, path: Path, half: bool = False) -> None:
+    """Write ``models`` to ``path`` atomically."""
+    atomic_torch_save(models.to_dict(half), path)
+
+
+def load_models(path: Path) -> DMCModels:
+    """Read a model file, or a training folder's latest ``model.pt``."""
+    path = Path(path)
+    if path.is_dir():
+        path = path / MODEL_FILE
+    if not path.is_file():
+        raise PaijuError(f"no DMC model at {path}")
+    try:
+        data = torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises many types for a corrupt or foreign file
+        raise PaijuError(f"{path}: cannot read a DMC model file: {error}") from None
+    return DMCModels.from_dict(data, str(path))
+
+
+def shipped_model_path(game: str) -> Path:
+    """The model shipped in the package for ``game``."""
+    return Path(str(resources.files("paiju.agents.dmc") / "weights" / f"{game}.pt"))
+
+
+def atomic_torch_save(data: Any, path: Path) -> None:
+    """``torch.save`` to a temporary file beside ``path``, flushed to disk, then renamed over ``path``."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            torch.save(data, file)
+            file.flush()
+            os.fsync(file.fileno())
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise
+
+
+__all__ = ["FORMAT", "MODEL_FILE", "DMCModels", "atomic_torch_save", "load_models", "save_models",
+           "shipped_model_path"]

@@ -1,0 +1,87 @@
+"""paiju arena: play DouDizhu, GuanDan and Gongzhu in a browser, against built-in bots, people and network bots.
+
+``paiju serve --host 127.0.0.1 --port 8000 --db PATH --move-timeout SECONDS`` runs
+``create_app(ServeSettings(...))`` under uvicorn (``paiju.serve.cli.serve``). Finished games are stored in
+one SQLite file; tables in progress live in memory.
+
+HTTP (JSON; refusals are ``{"detail": "message naming the problem"}``)
+=====================================================================
+
+==========================================  ==========================================================
+``GET /``, ``GET /static/...``              the lobby page and the front end's files
+``GET /api/games``                          ``{"games": {name: {"num_players", "agents", "default_rules"}}}``
+``POST /api/tables``                        ``{"game", "rules"?, "seed"?, "seats": ["human" | "open" | AGENT]}``
+                                            → 201 ``{"table_id", "game", "seats": [{"seat", "kind", "agent"?,
+                                            "token"?}]}``, a token for each ``human`` seat; 400 unknown game,
+                                            bad rules, wrong seat count, unknown agent; 422 wrong shape
+``POST /api/tables/{id}/seats/{seat}``      reserve an open seat → ``{"token"}``; 404 unknown table or seat;
+                                            409 seat taken or not open
+``GET /api/tables``                         the lobby: ``{"tables": [{"table_id", "game", "status", "seats":
+                                            [{"seat", "kind", "agent"?, "connected", "reserved"?}],
+                                            "created"}]}``, newest first
+``GET /api/records?limit=50``               finished games, newest first: ``[{"record_id", "game", "seats",
+                                            "result", "finished"}]`` (limit 1-500)
+``GET /api/records/{id}``                   the paiju JSON record
+``GET /api/records/{id}/frames``            replay frames, every hand face up (``paiju.serve.replay_frames``)
+==========================================  ==========================================================
+
+Agents offered as bots are the built-in agents (``paiju.agents.agent_names``) except ``ext:``: the server
+never starts a program named over the network. A table's status goes ``waiting`` (until every human and
+open seat's token holder has connected once) → ``playing`` → ``finished`` or ``aborted``.
+
+Seat websocket: ``/ws/tables/{id}?token=TOKEN``
+===============================================
+
+One JSON object per text message; protocol v1 (``shared/specs/protocol.md``) plus the arena's messages
+(``paiju.serve.protocol`` spells them all). Server to client:
+
+- ``welcome`` ``{"game", "seat", "table_id", "seats", "rules"}`` on every connection, then (once the game
+  has begun) the current ``update``, and the pending ``act`` or the ``end``: a reconnect resumes the seat.
+- ``start`` ``{"game", "seat", "rules"}`` at each new game or GuanDan round.
+- ``update`` ``{"game", "seat", "phase", "obs", "to_act", "last", "deal"}`` after ``start`` and after
+  every action; ``obs`` is this seat's observation only. The first update of a new deal carries in
+  ``last`` the action that ended the previous deal (``null`` at the very start).
+- ``act`` ``{"game", "seat", "phase", "obs", "legal", "deadline"}``: the seat's turn, ``deadline`` seconds.
+- ``end`` ``{"game", "seat", "result", "record_id"}``: the game is over and stored.
+- ``error`` ``{"message"}``: the client's last message was refused and nothing changed; or the table was
+  aborted (then the socket is closed with code 1011).
+- ``explain`` ``{"agent", "candidates": [{"action", "score"}]}``: the top 8 candidates, best first.
+- ``pong``.
+
+Client to server: ``{"action": A}`` (A equal, as JSON, to an element of the pending ``act``'s ``legal``),
+``{"type": "explain", "agent": NAME}`` (only while this seat is to act; the named built-in agent sees only
+this seat's observation), ``{"type": "ping"}``. Anything else (not JSON, not an object, an unknown type,
+an illegal action, out of turn, no act pending, an unknown agent, a binary message, over 16 KiB) is
+answered with ``error``.
+
+GuanDan competition platform: ``ws://HOST:PORT/game/{name}`` (``paiju.serve.platform``).
+
+Time limits
+===========
+
+A person or network bot has ``move_timeout`` seconds (default 60) per move, counted from the ``act``
+(reconnecting does not restart it); then the server plays the default action (pass when legal, else the
+first legal action in the engine's order), logs a warning naming table, seat and action, and the record
+keeps it as a normal action. A built-in bot waits ``bot_delay`` seconds, then chooses in a worker thread.
+
+Storage
+=======
+
+``GameStore`` (``paiju.serve.store``): one row per finished game, written in one transaction, so a killed
+server loses at most the games in progress. A table whose game fails is ``aborted``: logged, nothing
+stored, no other table affected.
+
+Security
+========
+
+- Each human or reserved open seat has its own secret token (``secrets.token_urlsafe``, compared in
+  constant time); a connection without a valid token is closed with code 1008 and a reason. A newer
+  connection with the same token replaces (closes) the older one. Tokens appear only in the reply that
+  creates them; the lobby shows none.
+- Every client is sent its own seat's observation only, never another hand; a crash message names no
+  internal detail (the log has it).
+- Limits: client messages of at most 16 KiB (uvicorn refuses websocket messages over 1 MiB), one explain
+  at a time per seat, at most 256 tables waiting or playing; finished tables are forgotten after 10
+  minutes and tables still waiting for their seats after an hour.
+- The server has no accounts and no TLS: run it on loopback, or behind a reverse proxy that adds them.
+"""

@@ -1,0 +1,55 @@
+"""``create_app``: the arena's FastAPI application (see ``paiju.serve`` for the endpoints)."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, HTTPException, Request, status
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+
+from paiju.serve.http_api import api_router
+from paiju.serve.lobby import Lobby
+from paiju.serve.platform import platform_router
+from paiju.serve.seat_socket import seat_router
+from paiju.serve.settings import ServeSettings
+from paiju.serve.store import GameStore
+
+
+def create_app(settings: ServeSettings | None = None) -> FastAPI:
+    """The arena over ``settings`` (defaults: ``ServeSettings()``); the SQLite file is created if missing."""
+    settings = settings or ServeSettings()
+    store = GameStore(settings.db_path)
+    lobby = Lobby(store, settings)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        yield
+        await lobby.close()
+
+    app = FastAPI(title="paiju arena", lifespan=lifespan)
+    app.state.settings, app.state.store, app.state.lobby = settings, store, lobby
+    app.add_exception_handler(RequestValidationError, _validation_refusal)
+    app.include_router(api_router(lobby, store))
+    app.include_router(seat_router(lobby))
+    app.include_router(platform_router(store, settings))
+    app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def lobby_page() -> FileResponse:
+        page = settings.static_dir / "index.html"
+        if not page.is_file():
+            raise HTTPException(status.HTTP_404_NOT_FOUND, "the lobby page is not installed")
+        return FileResponse(page)
+
+    return app
+
+
+async def _validation_refusal(request: Request, error: Exception) -> JSONResponse:
+    """A body or parameter of the wrong shape: 422 with one readable ``detail`` string."""
+    assert isinstance(error, RequestValidationError)
+    problems = "; ".join(f"{'.'.join(str(part) for part in problem['loc'])}: {problem['msg']}"
+                         for problem in error.errors())
+    return JSONResponse({"detail": problems}, status_code=status.HTTP_422_UNPROCESSABLE_CONTENT)

@@ -1,0 +1,52 @@
+"""The built-in agents the arena offers: as bots at a table, and as advisers answering explain requests.
+
+Every agent ``paiju.agents.agent_names`` lists for a game, except ``ext`` (an outside program: the server
+never starts programs named over the network). These calls block, so the server runs them in worker threads.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from paiju.agents import agent_names, make_agent
+from paiju.core.agent import Agent
+from paiju.core.errors import PaijuError
+from paiju.core.game import Action, Game, Observation
+from paiju.serve.protocol import Message
+
+NOT_OFFERED = frozenset({"ext"})
+EXPLAIN_TOP = 8
+"""Candidates in an explain answer."""
+
+
+def offered_agents(game: str) -> list[str]:
+    """Names of the built-in agents usable for ``game`` over the network, sorted."""
+    return [name for name in agent_names(game) if name not in NOT_OFFERED]
+
+
+def make_bot(name: str, game: str, seed: int) -> Agent:
+    """The offered agent ``name`` for ``game``; ``PaijuError`` naming the offered ones otherwise."""
+    if name not in offered_agents(game):
+        raise PaijuError(f"unknown agent {name!r} for {game}; known: {', '.join(offered_agents(game))}")
+    return make_agent(name, game, seed)
+
+
+def explain_candidates(game: Game, agent_name: str, observation: Observation, legal: Sequence[Action],
+                       rules: Message, seed: int) -> list[Message]:
+    """The top ``EXPLAIN_TOP`` of agent ``agent_name``'s scored candidates among ``legal`` for the seat whose
+    ``observation`` it is, best first, as ``{"action": A (JSON), "score": x}``; the agent sees nothing else."""
+    agent = make_bot(agent_name, game.name, seed)
+    try:
+        agent.begin(game.name, observation.seat, rules)
+        scored = agent.explain(observation, legal)
+    finally:
+        agent.close()
+    return [{"action": game.action_to_json(candidate.action), "score": _finite(candidate.score)}
+            for candidate in scored[:EXPLAIN_TOP]]
+
+
+def _finite(score: float) -> float | None:
+    """JSON has no infinities or NaN: those scores are sent as null."""
+    score = float(score)
+    return score if math.isfinite(score) else None

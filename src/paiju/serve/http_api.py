@@ -1,0 +1,115 @@
+"""The arena's JSON API under ``/api``: games, tables (create, reserve an open seat, the lobby), records.
+
+Refusals are ``{"detail": "message naming the problem"}`` with status 400 (a request the games refuse:
+unknown game, bad rules, wrong seat count, unknown agent), 404 (unknown table, seat or record), 409 (seat
+taken), 422 (a body or parameter of the wrong shape) or 503 (too many tables in progress).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Query, status
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
+
+from paiju.core.errors import PaijuError
+from paiju.core.registry import game_names, load_game
+from paiju.serve.bots import offered_agents
+from paiju.serve.lobby import Lobby, TableNotFound, TooManyTables
+from paiju.serve.replay_frames import replay_frames
+from paiju.serve.seats import SeatKind
+from paiju.serve.store import GameStore, RecordNotFound
+from paiju.serve.tables import SeatNotFound, SeatUnavailable
+
+MAX_RECORDS_LISTED = 500
+
+
+class TableRequest(BaseModel):
+    """``POST /api/tables``: the game, its rules (default rules when absent), the seed (random when absent),
+    and one entry per seat: ``"human"``, ``"open"`` or a built-in agent's name."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    game: str
+    rules: dict[str, Any] | None = None
+    seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
+    seats: list[str]
+
+
+def refusal(error: PaijuError) -> HTTPException:
+    """The HTTP status for a refused request, with the error's message as ``detail``."""
+    if isinstance(error, TableNotFound | SeatNotFound | RecordNotFound):
+        code = status.HTTP_404_NOT_FOUND
+    elif isinstance(error, SeatUnavailable):
+        code = status.HTTP_409_CONFLICT
+    elif isinstance(error, TooManyTables):
+        code = status.HTTP_503_SERVICE_UNAVAILABLE
+    else:
+        code = status.HTTP_400_BAD_REQUEST
+    return HTTPException(code, str(error))
+
+
+def api_router(lobby: Lobby, store: GameStore) -> APIRouter:
+    """The ``/api`` routes over ``lobby`` (tables in memory) and ``store`` (finished games).
+
+    Routes touching tables are coroutines: tables live on the event loop and are never touched from a thread.
+    """
+    router = APIRouter(prefix="/api")
+
+    @router.get("/games")
+    def games() -> dict[str, Any]:
+        """Every game with its seat count, the agents offered as bots and its default rules."""
+        return {"games": {name: {"num_players": load_game(name).num_players, "agents": offered_agents(name),
+                                 "default_rules": load_game(name).default_rules().to_json()}
+                          for name in game_names()}}
+
+    @router.post("/tables", status_code=status.HTTP_201_CREATED)
+    async def create_table(request: TableRequest) -> dict[str, Any]:
+        """Seat a new table; the reply holds the token of every ``"human"`` seat (for the creator only)."""
+        try:
+            table = await lobby.create(request.game, request.rules, request.seed, request.seats)
+        except PaijuError as error:
+            raise refusal(error) from None
+        seats = [seat.public_json() | ({"token": seat.token} if seat.kind is SeatKind.HUMAN else {})
+                 for seat in table.seats]
+        return {"table_id": table.table_id, "game": table.game.name, "seats": seats}
+
+    @router.post("/tables/{table_id}/seats/{seat}")
+    async def reserve_seat(table_id: str, seat: int) -> dict[str, str]:
+        """Reserve an open seat: ``{"token": ...}`` opens its websocket."""
+        try:
+            return {"token": lobby.get(table_id).reserve(seat)}
+        except PaijuError as error:
+            raise refusal(error) from None
+
+    @router.get("/tables")
+    async def tables() -> dict[str, Any]:
+        """The lobby: every table held, newest first, with who sits where and who is connected."""
+        return {"tables": [table.lobby_json() for table in lobby.listing()]}
+
+    @router.get("/records")
+    async def records(limit: Annotated[int, Query(ge=1, le=MAX_RECORDS_LISTED)] = 50) -> list[dict[str, Any]]:
+        """The most recent finished games, newest first."""
+        return await asyncio.to_thread(store.list_finished, limit)
+
+    @router.get("/records/{record_id}")
+    async def record(record_id: str) -> dict[str, Any]:
+        """The paiju JSON record of a finished game."""
+        try:
+            return await asyncio.to_thread(store.get_record, record_id)
+        except RecordNotFound as error:
+            raise refusal(error) from None
+
+    @router.get("/records/{record_id}/frames")
+    async def frames(record_id: str) -> dict[str, Any]:
+        """Every position of a finished game, all hands face up, for the replay viewer."""
+        try:
+            summary = await asyncio.to_thread(store.get_summary, record_id)
+            record = await asyncio.to_thread(store.get_record, record_id)
+            return {"game": summary["game"], "seats": summary["seats"],
+                    "frames": await asyncio.to_thread(replay_frames, record)}
+        except RecordNotFound as error:
+            raise refusal(error) from None
+
+    return router

@@ -1,0 +1,31 @@
+// The games the browser can draw, by the server's game name. Each module describes its game to the generic
+// table, hand, counter and replay code with the same members:
+//   title, ruleChoices {rule: [choices]}, canPass;
+//   face(card, view) -> {rank, suit?, red, joker?, wild?, title}; handCards(obs hand) -> [card];
+//   sortKey(card, view) (higher is drawn further left); cardsLeft(view, seat);
+//   actionCards(action) -> [card] or null for a non-card choice (a bid); isPass(action); actionLabel(action);
+//   deck(view) and seenCards(view, me, hand) for the counter, counterRows(unseen, view) -> [[label, value]];
+//   recentPlays(view, phase) -> Map seat -> {action, done?}; seatTags(view, seat, me) -> [{text, kind}];
+//   info(view, context) -> [[label, text or element, testid]]; prompt(phase);
+//   choiceButtons(phase, legal) -> [{action, label, testid}]; resultLines(result, context);
+//   newDealNote(previous obs, obs, context) for the games dealt more than once (GuanDan rounds, a DouDizhu redeal).
+
+import {doudizhu} from "./doudizhu.js";
+import {gongzhu} from "./gongzhu.js";
+import {guandan} from "./guandan.js";
+
+export const GAMES = {doudizhu, guandan, gongzhu};
+
+const PREFERRED_AGENTS = ["rules", "mr-if", "random"];
+
+/** The agent a bot seat or the AI panel starts with: a quick heuristic player when the game has one. */
+export function preferredAgent(agents) {
+  return PREFERRED_AGENTS.find((name) => agents.includes(name)) || agents[0] || "";
+}
+
+/** The browser module of `name`; an unknown name is an error naming it. */
+export function gameModule(name) {
+  const game = GAMES[name];
+  if (!game) throw new Error(`this page cannot draw the game ${JSON.stringify(name)}`);
+  return game;
+}

@@ -1,0 +1,173 @@
+// The lobby: create a table (you in seat 0, a built-in agent or an open place in every other seat), join or
+// resume tables in progress, and open finished games in the replay viewer.
+
+import {api, tokens} from "./api.js";
+import {el, fill} from "./dom.js";
+import {GAMES, preferredAgent} from "./games/index.js";
+
+const REFRESH_MS = 3000;
+
+/** An input for one rule, typed after its default value; `read()` gives the value back in that type. */
+function ruleField(game, key, value) {
+  const choices = (GAMES[game].ruleChoices || {})[key];
+  const testid = `rule-${key}`;
+  if (typeof value === "boolean") {
+    const input = el("input", {type: "checkbox", dataset: {testid}});
+    input.checked = value;
+    return {input, read: () => input.checked};
+  }
+  if (choices) {
+    const input = el("select", {dataset: {testid}}, choices.map((choice) => el("option", {value: String(choice)},
+      String(choice))));
+    input.value = String(value);
+    return {input, read: () => (typeof value === "number" ? Number(input.value) : input.value)};
+  }
+  const numeric = typeof value === "number" || value === null;
+  const input = el("input", {type: numeric ? "number" : "text", placeholder: value === null ? "none" : "",
+    dataset: {testid}});
+  input.value = value === null ? "" : String(value);
+  return {input, read: () => {
+    if (input.value.trim() === "") return value === null ? null : value;
+    return numeric ? Number(input.value) : input.value;
+  }};
+}
+
+function humanTime(iso) {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? String(iso) : date.toLocaleString();
+}
+
+export class Lobby {
+  constructor(root, gamesInfo) {
+    this.gamesInfo = gamesInfo;
+    this.games = Object.keys(gamesInfo).filter((name) => name in GAMES);
+    this.gameSelect = el("select", {dataset: {testid: "game-select"}, onchange: () => this.renderForm()},
+      this.games.map((name) => el("option", {value: name}, GAMES[name].title)));
+    this.seatArea = el("div", {class: "seat-choices"});
+    this.rulesArea = el("div", {class: "rule-fields"});
+    this.seedInput = el("input", {type: "number", placeholder: "random", dataset: {testid: "seed"}});
+    this.error = el("p", {class: "message error", dataset: {testid: "lobby-error"}, role: "alert"});
+    this.tablesArea = el("div", {dataset: {testid: "tables"}});
+    this.recordsArea = el("div", {dataset: {testid: "records"}});
+    fill(root, el("section", {class: "lobby", dataset: {testid: "lobby"}},
+      el("header", {class: "topbar"}, el("h1", {}, "paiju arena"),
+        el("span", {class: "subtitle"}, "DouDizhu, GuanDan and Gongzhu against paiju's bots, or each other")),
+      el("div", {class: "lobby-grid"},
+        el("section", {class: "panel new-table"}, el("h2", {}, "New table"),
+          el("label", {}, "Game ", this.gameSelect),
+          el("h3", {}, "Seats"), this.seatArea,
+          el("h3", {}, "Rules"), this.rulesArea,
+          el("label", {}, "Seed ", this.seedInput),
+          el("button", {type: "button", class: "primary", dataset: {testid: "create-table"},
+            onclick: () => this.create()}, "Create the table and sit down"),
+          this.error),
+        el("section", {class: "panel"}, el("h2", {}, "Tables"), this.tablesArea),
+        el("section", {class: "panel"}, el("h2", {}, "Finished games"), this.recordsArea))));
+    this.renderForm();
+    this.refresh();
+    this.timer = setInterval(() => this.refresh(), REFRESH_MS);
+  }
+
+  dispose() {
+    clearInterval(this.timer);
+  }
+
+  renderForm() {
+    const game = this.gameSelect.value;
+    const info = this.gamesInfo[game];
+    const options = [...info.agents.map((name) => [name, `${name} (built-in bot)`]),
+      ["open", "open (anyone may join)"], ["human", "a person (you hold the seat)"]];
+    this.seatSelects = [];
+    const rows = [el("div", {class: "seat-choice"}, el("span", {}, "Seat 0"), el("strong", {}, "You"))];
+    for (let seat = 1; seat < info.num_players; seat++) {
+      const select = el("select", {dataset: {testid: `seat-${seat}`}},
+        options.map(([value, label]) => el("option", {value}, label)));
+      select.value = preferredAgent(info.agents);
+      this.seatSelects.push(select);
+      rows.push(el("label", {class: "seat-choice"}, el("span", {}, `Seat ${seat}`), select));
+    }
+    fill(this.seatArea, rows);
+    this.ruleFields = Object.entries(info.default_rules).map(([key, value]) => [key, ruleField(game, key, value)]);
+    fill(this.rulesArea, this.ruleFields.map(([key, field]) => el("label", {class: "rule"},
+      el("span", {}, key.replaceAll("_", " ")), field.input)));
+  }
+
+  async create() {
+    const game = this.gameSelect.value;
+    const spec = {
+      game,
+      rules: Object.fromEntries(this.ruleFields.map(([key, field]) => [key, field.read()])),
+      seats: ["human", ...this.seatSelects.map((select) => select.value)],
+    };
+    if (this.seedInput.value.trim() !== "") spec.seed = Number(this.seedInput.value);
+    this.error.textContent = "";
+    try {
+      const table = await api.createTable(spec);
+      for (const seat of table.seats) if (seat.token) tokens.save(table.table_id, seat.seat, seat.token);
+      location.hash = `#/table/${encodeURIComponent(table.table_id)}/0`;
+    } catch (error) {
+      this.error.textContent = error.message;
+    }
+  }
+
+  async join(tableId, seat) {
+    try {
+      const {token} = await api.reserveSeat(tableId, seat);
+      tokens.save(tableId, seat, token);
+      location.hash = `#/table/${encodeURIComponent(tableId)}/${seat}`;
+    } catch (error) {
+      this.error.textContent = error.message;
+    }
+  }
+
+  async refresh() {
+    try {
+      const [{tables}, records] = await Promise.all([api.tables(), api.records()]);
+      this.renderTables(tables);
+      this.renderRecords(records);
+    } catch (error) {
+      this.error.textContent = `The server did not answer: ${error.message}`;
+    }
+  }
+
+  renderTables(tables) {
+    const live = tables.filter((table) => table.status === "waiting" || table.status === "playing");
+    if (live.length === 0) {
+      fill(this.tablesArea, el("p", {class: "empty"}, "No table in progress."));
+      return;
+    }
+    fill(this.tablesArea, el("ul", {class: "listing"}, live.map((table) => el("li", {dataset: {testid: "table"}},
+      el("span", {class: "what"}, `${(GAMES[table.game] || {title: table.game}).title} · ${table.table_id}`),
+      el("span", {class: `status status-${table.status}`}, table.status),
+      el("span", {class: "seats"}, table.seats.map((seat) => this.seatEntry(table, seat)))))));
+  }
+
+  seatEntry(table, seat) {
+    const mine = tokens.load(table.table_id, seat.seat);
+    if (mine) {
+      return el("a", {class: "button small", href: `#/table/${encodeURIComponent(table.table_id)}/${seat.seat}`},
+        `Resume seat ${seat.seat}`);
+    }
+    if (seat.kind === "open" && !(seat.reserved ?? seat.connected)) {
+      return el("button", {type: "button", class: "small", dataset: {testid: "join-seat"},
+        onclick: () => this.join(table.table_id, seat.seat)}, `Take seat ${seat.seat}`);
+    }
+    const who = seat.agent || seat.kind;
+    return el("span", {class: `seat-tag${seat.connected ? " connected" : ""}`}, `${seat.seat}: ${who}`);
+  }
+
+  renderRecords(records) {
+    if (records.length === 0) {
+      fill(this.recordsArea, el("p", {class: "empty"}, "No finished game yet."));
+      return;
+    }
+    fill(this.recordsArea, el("ul", {class: "listing"}, records.map((record) => el("li", {dataset: {testid: "record"}},
+      el("span", {class: "what"}, (GAMES[record.game] || {title: record.game}).title),
+      el("span", {class: "seats"}, record.seats.join(" · ")),
+      el("span", {class: "payoff-list"}, (record.result.payoffs || []).map((value) => (value > 0 ? `+${value}` : value))
+        .join(" / ")),
+      el("time", {}, humanTime(record.finished)),
+      el("a", {class: "button small", href: `#/replay/${encodeURIComponent(record.record_id)}`,
+        dataset: {testid: "record-link"}}, "Replay")))));
+  }
+}

@@ -1,0 +1,90 @@
+// The replay viewer: a finished game's frames (GET /api/records/{id}/frames), every hand face up, stepped
+// forward and back with the buttons or the arrow keys.
+
+import {api} from "./api.js";
+import {boardElement, infoElement} from "./board.js";
+import {el, fill} from "./dom.js";
+import {gameModule} from "./games/index.js";
+import {resultElement} from "./result.js";
+
+export class ReplayViewer {
+  constructor(root, recordId) {
+    this.recordId = recordId;
+    this.step = 0;
+    this.boardArea = el("div", {class: "board-area"}, el("p", {class: "waiting"}, "Loading the replay…"));
+    this.infoArea = el("div", {class: "panel-body"});
+    this.stepLabel = el("span", {class: "step", dataset: {testid: "replay-step"}});
+    this.actionLabel = el("span", {class: "replay-action", dataset: {testid: "replay-action"}});
+    this.resultArea = el("div", {class: "replay-result"});
+    this.title = el("h1", {}, "Replay");
+    const button = (testid, label, onclick) => el("button", {type: "button", dataset: {testid}, onclick}, label);
+    this.buttons = [
+      button("replay-start", "« Start", () => this.go(0)),
+      button("replay-prev", "◀ Back", () => this.go(this.step - 1)),
+      button("replay-next", "Forward ▶", () => this.go(this.step + 1)),
+      button("replay-end", "End »", () => this.go(this.frames.length - 1)),
+    ];
+    fill(root, el("section", {class: "replay-view", dataset: {testid: "replay-view"}},
+      el("header", {class: "topbar"}, el("a", {href: "#/", class: "back"}, "← Lobby"), this.title),
+      el("div", {class: "table-layout"},
+        el("div", {class: "main-column"}, this.boardArea,
+          el("div", {class: "controls replay-controls"}, el("div", {class: "buttons"}, this.buttons),
+            this.stepLabel, this.actionLabel),
+          this.resultArea),
+        el("aside", {class: "side"}, el("section", {class: "panel"}, el("h2", {}, "Table"), this.infoArea)))));
+    this.keyHandler = (event) => {
+      const moves = {ArrowRight: this.step + 1, ArrowLeft: this.step - 1, Home: 0, End: Infinity};
+      if (this.frames && event.key in moves) this.go(Math.min(moves[event.key], this.frames.length - 1));
+    };
+    window.addEventListener("keydown", this.keyHandler);
+    this.load();
+  }
+
+  dispose() {
+    window.removeEventListener("keydown", this.keyHandler);
+  }
+
+  async load() {
+    try {
+      const [replay, record] = await Promise.all([api.frames(this.recordId), api.record(this.recordId)]);
+      this.game = gameModule(replay.game);
+      this.frames = replay.frames;
+      this.seatNames = replay.seats;
+      this.result = record.result;
+      this.title.textContent = `${this.game.title} replay · ${this.recordId}`;
+      this.render();
+    } catch (error) {
+      fill(this.boardArea, el("p", {class: "message error", dataset: {testid: "replay-error"}}, error.message));
+    }
+  }
+
+  seatName(seat) {
+    return `Seat ${seat} · ${this.seatNames[seat]}`;
+  }
+
+  go(step) {
+    if (!this.frames) return;
+    this.step = Math.max(0, Math.min(step, this.frames.length - 1));
+    this.render();
+  }
+
+  render() {
+    const frame = this.frames[this.step];
+    const next = this.frames[this.step + 1];
+    const view = frame.view;
+    const seatName = (seat) => this.seatName(seat);
+    fill(this.boardArea, boardElement({
+      game: this.game, view, phase: frame.phase, me: 0, seatCount: this.seatNames.length, seatName,
+      hands: view.hands.map((hand) => this.game.handCards(hand)), toAct: next ? next.seat : null,
+      turnText: "next", centre: next ? "" : "Game over",
+    }));
+    fill(this.infoArea, infoElement(this.game, view, {me: 0, seatName}));
+    this.stepLabel.textContent = `Step ${this.step} of ${this.frames.length - 1}`;
+    this.actionLabel.textContent = frame.seat === null
+      ? "The deal" : `${seatName(frame.seat)}: ${this.game.actionLabel(frame.action)}`;
+    const last = this.frames.length - 1;
+    this.buttons.forEach((button, i) => { button.disabled = i < 2 ? this.step === 0 : this.step === last; });
+    fill(this.resultArea, this.step === last && this.result
+      ? resultElement(this.game, this.result, {me: null, seatName, recordId: null}) : null);
+  }
+}

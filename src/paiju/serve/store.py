@@ -1,0 +1,118 @@
+"""Finished games on disk: one SQLite file (standard library ``sqlite3``), one row per game.
+
+Schema (created when missing)::
+
+    finished_games(number INTEGER PRIMARY KEY AUTOINCREMENT, record_id TEXT UNIQUE, game TEXT,
+                   seats TEXT  -- JSON list of seat names, record TEXT  -- paiju JSON record,
+                   result TEXT  -- JSON result, finished TEXT  -- ISO 8601 UTC time)
+
+A game is written in one transaction, so after a crash it is either fully stored or absent; games still
+in progress live only in memory. Every call opens its own connection, so a store is safe to share
+between threads (the event loop, bot worker threads, the platform endpoint).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import sqlite3
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from paiju.core.errors import PaijuError
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS finished_games (
+    number INTEGER PRIMARY KEY AUTOINCREMENT,
+    record_id TEXT NOT NULL UNIQUE,
+    game TEXT NOT NULL,
+    seats TEXT NOT NULL,
+    record TEXT NOT NULL,
+    result TEXT NOT NULL,
+    finished TEXT NOT NULL
+)
+"""
+BUSY_TIMEOUT = 30.0
+"""Seconds a call waits for another connection's write to finish."""
+
+
+class RecordNotFound(PaijuError, KeyError):
+    """No finished game has the requested record id."""
+
+    def __str__(self) -> str:  # KeyError would print the message quoted, like a key
+        return str(self.args[0])
+
+
+class GameStore:
+    """The finished games kept in the SQLite file at ``path``."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = Path(path)
+        try:
+            with self._connection() as connection:
+                connection.execute(SCHEMA)
+        except sqlite3.Error as error:
+            raise PaijuError(f"cannot open the game store {self.path}: {error}") from None
+
+    def add_finished(self, game: str, seats: list[str], record: dict[str, Any], result: dict[str, Any]) -> str:
+        """Store a finished game and return its new record id (``r-`` and 16 hex digits).
+
+        Raises ``ValueError`` (storing nothing) when ``record`` or ``result`` cannot be written as JSON.
+        """
+        try:
+            row = (game, json.dumps(seats), json.dumps(record, allow_nan=False),
+                   json.dumps(result, allow_nan=False))
+        except (TypeError, ValueError) as error:
+            raise ValueError(f"a finished {game} game cannot be stored as JSON: {error}") from None
+        record_id = f"r-{secrets.token_hex(8)}"
+        finished = datetime.now(UTC).isoformat(timespec="seconds")
+        with self._connection() as connection:
+            connection.execute(
+                "INSERT INTO finished_games (record_id, game, seats, record, result, finished) "
+                "VALUES (?, ?, ?, ?, ?, ?)", (record_id, *row, finished))
+        return record_id
+
+    def list_finished(self, limit: int = 50) -> list[dict[str, Any]]:
+        """The ``limit`` most recent finished games, newest first, without their records:
+        ``{"record_id", "game", "seats", "result", "finished"}``."""
+        if limit < 0:
+            raise ValueError(f"limit must be zero or more, got {limit}")
+        with self._connection() as connection:
+            rows = connection.execute(
+                "SELECT record_id, game, seats, result, finished FROM finished_games "
+                "ORDER BY number DESC LIMIT ?", (limit,)).fetchall()
+        return [_summary(row) for row in rows]
+
+    def get_summary(self, record_id: str) -> dict[str, Any]:
+        """What ``list_finished`` says of ``record_id``; ``RecordNotFound`` when there is no such game."""
+        with self._connection() as connection:
+            row = connection.execute("SELECT record_id, game, seats, result, finished FROM finished_games "
+                                     "WHERE record_id = ?", (record_id,)).fetchone()
+        if row is None:
+            raise RecordNotFound(f"no finished game has record id {record_id!r}")
+        return _summary(row)
+
+    def get_record(self, record_id: str) -> dict[str, Any]:
+        """The paiju JSON record stored as ``record_id``; ``RecordNotFound`` when there is none."""
+        with self._connection() as connection:
+            row = connection.execute("SELECT record FROM finished_games WHERE record_id = ?",
+                                     (record_id,)).fetchone()
+        if row is None:
+            raise RecordNotFound(f"no finished game has record id {record_id!r}")
+        return json.loads(row[0])
+
+    @contextmanager
+    def _connection(self) -> Iterator[sqlite3.Connection]:
+        """A fresh connection whose statements form one transaction, committed on success, closed after."""
+        with closing(sqlite3.connect(self.path, timeout=BUSY_TIMEOUT)) as connection, connection:
+            yield connection
+
+
+def _summary(row: tuple[str, str, str, str, str]) -> dict[str, Any]:
+    """A ``(record_id, game, seats, result, finished)`` row as ``list_finished`` gives it."""
+    record_id, game, seats, result, finished = row
+    return {"record_id": record_id, "game": game, "seats": json.loads(seats), "result": json.loads(result),
+            "finished": finished}

@@ -1,0 +1,352 @@
+"""A table's runtime: its seats, its game, and the asyncio task that plays the game from the deal to the
+stored record.
+
+A table is ``waiting`` until every human and open seat's token holder has connected at least once (bots
+are ready at once), ``playing`` while its task runs the game, then ``finished`` (the record is stored in
+one transaction and every connected seat gets ``end``) or ``aborted``: an unexpected error is logged,
+every connected seat gets ``error`` and its websocket is closed with code 1011, nothing is stored, and no
+other table notices.
+
+Each turn a bot waits ``bot_delay`` seconds and chooses in a worker thread (the event loop never blocks);
+a person or network bot gets ``act`` and has ``move_timeout`` seconds to answer, after which the server
+plays the default action (pass when legal, else the first legal action in the engine's order), logs a
+warning, and the record keeps it as a normal action. Every seat is sent only its own observation.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any
+
+from starlette.status import WS_1000_NORMAL_CLOSURE, WS_1011_INTERNAL_ERROR
+
+from paiju.agents.external import canonical_json, quote
+from paiju.core.agent import Agent
+from paiju.core.errors import PaijuError
+from paiju.core.game import JSON, Action, Game, Observation
+from paiju.serve import protocol
+from paiju.serve.bots import explain_candidates, offered_agents
+from paiju.serve.protocol import ActionAnswer, ExplainRequest, Message, ProtocolError
+from paiju.serve.seats import Seat, SeatConnection, SeatKind, new_token
+from paiju.serve.settings import ServeSettings
+from paiju.serve.store import GameStore
+
+ABORTED_MESSAGE = "the table was stopped by a server error; the game was not stored"
+
+log = logging.getLogger(__name__)
+
+
+class TableStatus(StrEnum):
+    WAITING = "waiting"
+    PLAYING = "playing"
+    FINISHED = "finished"
+    ABORTED = "aborted"
+
+
+class SeatNotFound(PaijuError):
+    """A seat number the table does not have."""
+
+
+class SeatUnavailable(PaijuError):
+    """A seat that cannot be reserved: not an open seat, or reserved already."""
+
+
+def default_action(legal: Sequence[Action]) -> Action:
+    """The move played for a seat that did not answer in time: pass when legal, else the first legal action."""
+    return next((action for action in legal if getattr(action, "is_pass", False)), legal[0])
+
+
+@dataclass(frozen=True, slots=True)
+class PendingAct:
+    """A decision the table is waiting for: ``answer`` resolves to one of ``legal``."""
+
+    seat: int
+    legal: list[Action]
+    legal_json: list[JSON]
+    deadline: float
+    """Event-loop time after which the default action is played."""
+    answer: asyncio.Future[Action]
+
+
+class Table:
+    """One game at one table; create it with ``Lobby.create`` and start it with ``open``."""
+
+    def __init__(self, table_id: str, game: Game, rules: Any, seed: int, seats: list[Seat],
+                 bots: dict[int, Agent], store: GameStore, settings: ServeSettings) -> None:
+        self.table_id = table_id
+        self.game = game
+        self.seed = seed
+        self.seats = seats
+        self.bots = bots
+        self.store = store
+        self.settings = settings
+        self.state = game.new_state(seed, rules)
+        self.rules_json: Message = self.state.to_record()["rules"]
+        self.status = TableStatus.WAITING
+        self.created = datetime.now(UTC).isoformat(timespec="seconds")
+        self.opened_at = time.monotonic()
+        self.ended_at: float | None = None
+        """``time.monotonic()`` when the table finished or was aborted."""
+        self.last: Message | None = None
+        """The latest action, ``{"seat", "action"}``."""
+        self.result: Message | None = None
+        self.record_id: str | None = None
+        self.task: asyncio.Task[None] | None = None
+        self._pending: PendingAct | None = None
+        self._explaining: set[int] = set()
+        self._advisers: set[asyncio.Task[None]] = set()
+        """Explain tasks in progress (held here so that they are not garbage-collected)."""
+        self._seated = asyncio.Event()
+
+    def open(self) -> None:
+        """Start the table's task: it waits for the seats, plays the game and stores it."""
+        self.task = asyncio.create_task(self._run(), name=f"table {self.table_id}")
+        self._check_seated()
+
+    def dismiss(self, code: int, reason: str) -> None:
+        """Stop the table's task (a game in progress is lost) and close its websockets with ``code``."""
+        if self.task is not None:
+            self.task.cancel()
+        for seat in self.seats:
+            if seat.connection is not None:
+                seat.connection.close(code, reason)
+
+    def lobby_json(self) -> Message:
+        """``{"table_id", "game", "status", "seats", "created"}`` as the lobby lists it."""
+        return {"table_id": self.table_id, "game": self.game.name, "status": self.status.value,
+                "seats": [seat.lobby_json() for seat in self.seats], "created": self.created}
+
+    def seat(self, number: int) -> Seat:
+        if not 0 <= number < len(self.seats):
+            raise SeatNotFound(f"table {self.table_id} has no seat {number} (seats 0-{len(self.seats) - 1})")
+        return self.seats[number]
+
+    def seat_opened_by(self, token: str) -> Seat | None:
+        """The seat whose token is ``token``, if any."""
+        return next((seat for seat in self.seats if seat.opens_with(token)), None)
+
+    def reserve(self, number: int) -> str:
+        """Give open seat ``number`` a token and return it."""
+        seat = self.seat(number)
+        if seat.kind is not SeatKind.OPEN:
+            raise SeatUnavailable(f"seat {number} of table {self.table_id} is not open: it is a {seat.kind} seat")
+        if seat.token is not None:
+            raise SeatUnavailable(f"seat {number} of table {self.table_id} is already reserved")
+        seat.token = new_token()
+        return seat.token
+
+    # The seat websocket's side: every method runs on the event loop, so none needs a lock.
+
+    def attach(self, seat: Seat, connection: SeatConnection) -> None:
+        """Attach a new websocket to ``seat``, replacing (closing) an older one, and bring it up to date:
+        ``welcome``, then once the game has begun the current ``update`` and the pending ``act`` or the ``end``."""
+        if seat.connection is not None:
+            seat.connection.close(WS_1000_NORMAL_CLOSURE, f"replaced by a newer connection to seat {seat.number}")
+        seat.connection, seat.joined = connection, True
+        connection.send(protocol.welcome(self.game.name, seat.number, self.table_id,
+                                         [other.public_json() for other in self.seats], self.rules_json))
+        if self.status is TableStatus.ABORTED:
+            self._send_abort(connection)
+            return
+        if self.status is not TableStatus.WAITING:
+            connection.send(self._update(seat.number))
+            self._send_act(seat)
+            self._send_end(seat)
+        self._check_seated()
+
+    def detach(self, seat: Seat, connection: SeatConnection) -> None:
+        """Forget ``connection`` (its client left), unless a newer one replaced it already."""
+        if seat.connection is connection:
+            seat.connection = None
+
+    def receive(self, seat: Seat, connection: SeatConnection, text: str) -> None:
+        """Handle one client message; a refused one gets ``error`` and changes nothing."""
+        if seat.connection is not connection:
+            return  # a replaced connection's last words
+        try:
+            message = protocol.parse_client_message(text)
+            if isinstance(message, ActionAnswer):
+                self._answer(seat, message.action)
+            elif isinstance(message, ExplainRequest):
+                self._explain(seat, connection, message.agent)
+            else:
+                connection.send(protocol.pong())
+        except ProtocolError as refusal:
+            connection.send(protocol.error(str(refusal)))
+
+    def _pending_for(self, seat: Seat) -> PendingAct:
+        """The decision ``seat`` is asked for now; ``ProtocolError`` saying why there is none."""
+        if self.status is TableStatus.WAITING:
+            raise ProtocolError("the game has not started: the table is waiting for every seat to connect")
+        if self.status is not TableStatus.PLAYING or self.state.is_terminal():
+            raise ProtocolError(f"the game is over (the table is {self.status})")
+        pending = self._pending
+        if pending is not None and pending.seat == seat.number and not pending.answer.done():
+            return pending
+        to_act = self.state.current_player
+        if to_act != seat.number:
+            raise ProtocolError(f"it is not your turn: seat {to_act} is to act")
+        raise ProtocolError(f"no act is pending for seat {seat.number}")
+
+    def _answer(self, seat: Seat, value: JSON) -> None:
+        pending = self._pending_for(seat)
+        wanted = canonical_json(value)
+        for action, legal_value in zip(pending.legal, pending.legal_json, strict=True):
+            if canonical_json(legal_value) == wanted:
+                pending.answer.set_result(action)
+                return
+        raise ProtocolError(f"action {quote(wanted)} is not one of the {len(pending.legal)} legal actions")
+
+    def _explain(self, seat: Seat, connection: SeatConnection, agent: str) -> None:
+        """Start answering an explain request in a worker thread, on a copy of the state."""
+        self._pending_for(seat)
+        if agent not in offered_agents(self.game.name):
+            raise ProtocolError(f"unknown agent {agent!r} for {self.game.name}; "
+                                f"known: {', '.join(offered_agents(self.game.name))}")
+        if seat.number in self._explaining:
+            raise ProtocolError(f"an explain request for seat {seat.number} is still being answered")
+        self._explaining.add(seat.number)
+        snapshot = self.state.clone()  # the seat may answer while the adviser thinks
+        adviser = asyncio.create_task(self._advise(seat.number, connection, agent, snapshot.observation(seat.number),
+                                                   snapshot.legal_actions()))
+        self._advisers.add(adviser)
+        adviser.add_done_callback(self._advisers.discard)
+
+    async def _advise(self, number: int, connection: SeatConnection, agent: str, observation: Observation,
+                      legal: list[Action]) -> None:
+        try:
+            candidates = await asyncio.to_thread(explain_candidates, self.game, agent, observation, legal,
+                                                 self.rules_json, self.seed + number)
+            connection.send(protocol.explain(agent, candidates))
+        except Exception:  # an adviser failing must not stop the table
+            log.exception("table %s: agent %s could not explain seat %d's decision", self.table_id, agent, number)
+            connection.send(protocol.error(f"agent {agent!r} could not explain this decision"))
+        finally:
+            self._explaining.discard(number)
+
+    # The table's task.
+
+    def _check_seated(self) -> None:
+        if all(seat.ready for seat in self.seats):
+            self._seated.set()
+
+    async def _run(self) -> None:
+        try:
+            await self._seated.wait()
+            self.status = TableStatus.PLAYING
+            await self._play()
+            await self._store()
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("table %s (%s, seed %d) aborted", self.table_id, self.game.name, self.seed)
+            self.status, self.ended_at = TableStatus.ABORTED, time.monotonic()
+            for seat in self.seats:
+                if seat.connection is not None:
+                    self._send_abort(seat.connection)
+        finally:
+            await asyncio.to_thread(self._close_bots)
+
+    async def _play(self) -> None:
+        """Play to the end: ``start`` at each new deal, ``update`` after it and after every action."""
+        state, deal = self.state, None
+        while True:
+            if state.deal_number != deal and not state.is_terminal():
+                deal = state.deal_number
+                await asyncio.to_thread(self._begin_bots)
+                self._broadcast(lambda seat: protocol.start(self.game.name, seat.number, self.rules_json))
+            self._broadcast(lambda seat: self._update(seat.number))
+            seat = state.current_player
+            if seat is None:
+                return
+            legal = state.legal_actions()
+            action = await (self._bot_move(seat, legal) if seat in self.bots else self._remote_move(seat, legal))
+            state.apply(action, seat=seat)
+            self.last = {"seat": seat, "action": self.game.action_to_json(action)}
+
+    async def _bot_move(self, seat: int, legal: list[Action]) -> Action:
+        await asyncio.sleep(self.settings.bot_delay)
+        return await asyncio.to_thread(self.bots[seat].act, self.state.observation(seat), legal)
+
+    async def _remote_move(self, seat: int, legal: list[Action]) -> Action:
+        """Ask the seat's client (now, and again on reconnect) and wait up to ``move_timeout`` seconds."""
+        loop = asyncio.get_running_loop()
+        timeout = self.settings.move_timeout
+        pending = PendingAct(seat, legal, [self.game.action_to_json(action) for action in legal],
+                             loop.time() + timeout, loop.create_future())
+        self._pending = pending
+        self._send_act(self.seats[seat])
+        try:
+            return await asyncio.wait_for(pending.answer, timeout)
+        except TimeoutError:
+            action = default_action(legal)
+            log.warning("table %s: seat %d made no move within %g s; played the default action %s",
+                        self.table_id, seat, timeout, canonical_json(self.game.action_to_json(action)))
+            return action
+        finally:
+            self._pending = None
+
+    async def _store(self) -> None:
+        """Store the finished game (one transaction), then tell every seat."""
+        self.result = self.state.result()
+        await asyncio.to_thread(self._finish_bots, self.result)
+        self.record_id = await asyncio.to_thread(self.store.add_finished, self.game.name,
+                                                 [seat.name for seat in self.seats], self.state.to_record(),
+                                                 self.result)
+        self.status, self.ended_at = TableStatus.FINISHED, time.monotonic()
+        for seat in self.seats:
+            self._send_end(seat)
+
+    # Messages: each seat is sent its own observation only.
+
+    def _update(self, seat: int) -> Message:
+        state = self.state
+        return protocol.update(self.game.name, seat, state.phase, state.observation(seat).to_json(),
+                               state.current_player, self.last, state.deal_number)
+
+    def _broadcast(self, message_for: Callable[[Seat], Message]) -> None:
+        """Send ``message_for(seat)`` to every connected seat."""
+        for seat in self.seats:
+            if seat.connection is not None:
+                seat.connection.send(message_for(seat))
+
+    def _send_act(self, seat: Seat) -> None:
+        pending = self._pending
+        if seat.connection is None or pending is None or pending.seat != seat.number or pending.answer.done():
+            return
+        remaining = max(0.0, pending.deadline - asyncio.get_running_loop().time())
+        seat.connection.send(protocol.act(self.game.name, seat.number, self.state.phase,
+                                          self.state.observation(seat.number).to_json(), pending.legal_json,
+                                          remaining))
+
+    def _send_end(self, seat: Seat) -> None:
+        if seat.connection is not None and self.record_id is not None and self.result is not None:
+            seat.connection.send(protocol.end(self.game.name, seat.number, self.result, self.record_id))
+
+    @staticmethod
+    def _send_abort(connection: SeatConnection) -> None:
+        connection.send(protocol.error(ABORTED_MESSAGE))
+        connection.close(WS_1011_INTERNAL_ERROR, "table aborted")
+
+    # Bots (called in worker threads).
+
+    def _begin_bots(self) -> None:
+        for seat, bot in self.bots.items():
+            bot.begin(self.game.name, seat, self.rules_json)
+
+    def _finish_bots(self, result: Message) -> None:
+        for bot in self.bots.values():
+            bot.finish(result)
+
+    def _close_bots(self) -> None:
+        for seat, bot in self.bots.items():
+            try:
+                bot.close()
+            except Exception:
+                log.exception("table %s: closing the bot at seat %d failed", self.table_id, seat)

@@ -1,0 +1,110 @@
+"""``paiju train dmc`` and ``paiju plot``: the training commands (wired into ``paiju.cli``)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+
+train_app = typer.Typer(help="Train agents by self-play.", no_args_is_help=True)
+console = Console(highlight=False)
+
+
+def _sizes(text: str) -> tuple[int, ...]:
+    try:
+        sizes = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise typer.BadParameter(f"expected widths like 256,256,256, got {text!r}") from None
+    if not sizes or min(sizes) < 1:
+        raise typer.BadParameter(f"widths must be positive, got {text!r}")
+    return sizes
+
+
+def _clip(text: str) -> float | None:
+    """``default`` → -1 (the game's default), ``none`` → off, else λ."""
+    if text.lower() in ("default", "none"):
+        return -1.0 if text.lower() == "default" else None
+    try:
+        return float(text)
+    except ValueError:
+        raise typer.BadParameter(f"--clip-lambda: expected a number, 'none' or 'default', got {text!r}") from None
+
+
+@train_app.command("dmc")
+def train_dmc(
+    game: Annotated[str, typer.Option(help="doudizhu or guandan.")] = "doudizhu",
+    out: Annotated[Path | None, typer.Option(help="Folder of the run: checkpoints, model.pt, logs.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder from its last checkpoint "
+                                                     "(its learning settings are kept).")] = None,
+    minutes: Annotated[float, typer.Option(help="Wall-clock minutes to train in this invocation (0: no bound).")]
+    = 10.0,
+    frames: Annotated[int, typer.Option(help="Stop once this many frames are trained on in all (0: no bound).")]
+    = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the run (initial weights, deals, exploration).")] = 0,
+    objective: Annotated[str, typer.Option(help="DouDizhu return: adp (score) or wp (win +1 / loss -1).")] = "adp",
+    actors: Annotated[int, typer.Option(help="Self-play actor processes.")] = 2,
+    backend: Annotated[str, typer.Option(help="local (processes here) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (from `ray start`); default: a local "
+                                                     "Ray instance.")] = None,
+    hidden: Annotated[str, typer.Option(help="MLP widths.")] = "256,256,256",
+    lstm: Annotated[int, typer.Option(help="History LSTM size (DouDizhu).")] = 64,
+    batch_size: Annotated[int, typer.Option(help="Frames per learner step.")] = 3200,
+    learning_rate: Annotated[float | None, typer.Option(help="RMSProp learning rate (default: 1e-4 DouDizhu, "
+                                                             "1e-3 GuanDan).")] = None,
+    clip_lambda: Annotated[str, typer.Option(help="DanZero's clipped target λ: a number, 'none', or 'default' "
+                                                  "(0.65 for GuanDan, off for DouDizhu).")] = "default",
+    checkpoint_minutes: Annotated[float, typer.Option(help="Minutes between checkpoints.")] = 5.0,
+    eval_minutes: Annotated[float, typer.Option(help="Minutes between evaluations (0: none).")] = 5.0,
+    eval_deals: Annotated[int, typer.Option(help="Duplicate deals per evaluation and opponent.")] = 200,
+    eval_against: Annotated[str, typer.Option(help="Opponents of the periodic evaluation.")] = "random,rules",
+    tensorboard: Annotated[bool, typer.Option(help="Write TensorBoard events to DIR/tensorboard.")] = True,
+) -> None:
+    """Deep Monte-Carlo self-play (DouZero / DanZero) with checkpoints, resume, logs and periodic evaluation."""
+    from paiju.agents.dmc.models import ModelConfig
+    from paiju.train.config import DMCConfig
+    from paiju.train.dmc import train
+
+    if (out is None) == (resume is None):
+        raise typer.BadParameter("give exactly one of --out DIR (a new run) or --resume DIR")
+    folder = out if out is not None else resume
+    assert folder is not None
+    config = DMCConfig(
+        game=game, out=folder, seed=seed, minutes=minutes, frames=frames, objective=objective,  # type: ignore[arg-type]
+        actors=actors, backend=backend, address=address,  # type: ignore[arg-type]
+        model=ModelConfig(hidden=_sizes(hidden), lstm=lstm), batch_size=batch_size, learning_rate=learning_rate,
+        clip_lambda=_clip(clip_lambda), checkpoint_minutes=checkpoint_minutes, eval_minutes=eval_minutes,
+        eval_deals=eval_deals,
+        eval_opponents=tuple(name for name in eval_against.split(",") if name))
+    command = shlex.join(["paiju", *sys.argv[1:]])
+    result = train(config, resume=resume is not None, console=console, tensorboard=tensorboard, command=command)
+    console.print(f"trained {result.frames:,} frames in all ({result.seconds / 60:.1f} min, {result.games:,} games); "
+                  f"{result.frames_per_second:,.0f} frames/s in this run. Networks: {folder / 'model.pt'}")
+
+
+@train_app.command("export")
+def export(run: Annotated[Path, typer.Argument(help="A training folder, or a model file.")],
+           out: Annotated[Path, typer.Argument(help="Model file to write (half precision: half the size).")]) -> None:
+    """Write a run's latest networks as a small model file, with how they were trained."""
+    from paiju.agents.dmc.weights import load_models, save_models
+
+    models = load_models(run)
+    save_models(models, out, half=True)
+    meta = models.meta
+    console.print(f"wrote {out}: {models.game}, {meta.get('frames', 0):,} frames, "
+                  f"{meta.get('seconds', 0) / 60:.1f} min, seed {meta.get('seed')}; trained by: {meta.get('command')}")
+
+
+def plot(folder: Annotated[Path, typer.Argument(help="A training folder (paiju train dmc --out DIR).")],
+         out: Annotated[Path | None, typer.Option(help="PNG to write (default DIR/curve.png).")] = None) -> None:
+    """Learning curves of a run: evaluation WP and ADP against frames and wall time, and the loss."""
+    from paiju.train.plot import plot_run
+
+    path = plot_run(folder, out)
+    console.print(f"wrote {path}")
+
+
+__all__ = ["export", "plot", "train_app"]

@@ -1,0 +1,84 @@
+"""``paiju plot DIR``: a PNG of a training run's learning curves (matplotlib, no display needed).
+
+Top row: each evaluation opponent's WP and ADP (with their 95 % intervals) against frames; bottom row: the
+same against wall-clock minutes of training, and the learner's loss per role against frames.
+"""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+from paiju.core.errors import PaijuError
+from paiju.train.logs import EVAL_FILE, LOG_FILE
+
+
+def _read(path: Path) -> list[dict[str, str]]:
+    if not path.is_file():
+        return []
+    with path.open(newline="") as file:
+        return list(csv.DictReader(file))
+
+
+def _number(text: str) -> float | None:
+    return float(text) if text not in ("", "None") else None
+
+
+def plot_run(folder: Path, out: Path | None = None) -> Path:
+    """Draw the curves of the run in ``folder`` into ``out`` (default ``folder/curve.png``)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    learner, evaluations = _read(folder / LOG_FILE), _read(folder / EVAL_FILE)
+    if not learner and not evaluations:
+        raise PaijuError(f"{folder} has no {LOG_FILE} or {EVAL_FILE}: is it a training folder?")
+    figure, axes = plt.subplots(2, 3, figsize=(15, 8), constrained_layout=True)
+    opponents = sorted({row["opponent"] for row in evaluations})
+    for column, metric in enumerate(("wp", "adp")):
+        for row_index, (x_key, scale, label) in enumerate((("frames", 1e6, "frames (millions)"),
+                                                           ("seconds", 60.0, "training time (minutes)"))):
+            axis = axes[row_index][column]
+            for opponent in opponents:
+                rows = [r for r in evaluations if r["opponent"] == opponent]
+                xs = [float(r[x_key]) / scale for r in rows]
+                ys = [float(r[metric]) for r in rows]
+                lows = [_number(r[f"{metric}_low"]) for r in rows]
+                highs = [_number(r[f"{metric}_high"]) for r in rows]
+                line = axis.plot(xs, ys, marker="o", label=f"vs {opponent}")[0]
+                if all(v is not None for v in lows + highs):
+                    axis.fill_between(xs, lows, highs, alpha=0.2, color=line.get_color())
+            axis.set_xlabel(label)
+            axis.set_ylabel(metric.upper())
+            axis.grid(alpha=0.3)
+            if opponents:
+                axis.legend()
+            axis.set_title(f"{metric.upper()} ({evaluations[0]['deals']} duplicate deals per point)"
+                           if evaluations else f"{metric.upper()}: no evaluation yet")
+    loss_axis = axes[0][2]
+    roles = [key[len("loss_"):] for key in (learner[0] if learner else {}) if key.startswith("loss_")]
+    for role in roles:
+        points = [(float(r["frames"]) / 1e6, _number(r[f"loss_{role}"])) for r in learner]
+        points = [(x, y) for x, y in points if y is not None]
+        loss_axis.plot([x for x, _ in points], [y for _, y in points], label=role)
+    loss_axis.set_xlabel("frames (millions)")
+    loss_axis.set_ylabel("MSE loss")
+    loss_axis.set_title("learner loss")
+    loss_axis.grid(alpha=0.3)
+    if roles:
+        loss_axis.legend()
+    speed = axes[1][2]
+    speed.plot([float(r["frames"]) / 1e6 for r in learner], [float(r["fps"]) for r in learner])
+    speed.set_xlabel("frames (millions)")
+    speed.set_ylabel("frames per second")
+    speed.set_title("training speed")
+    speed.grid(alpha=0.3)
+    figure.suptitle(f"DMC training: {folder.name}")
+    target = out or folder / "curve.png"
+    figure.savefig(target, dpi=90)
+    plt.close(figure)
+    return target
+
+
+__all__ = ["plot_run"]

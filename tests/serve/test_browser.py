@@ -1,0 +1,293 @@
+"""The arena's browser page in a real browser: Debian's chromium, driven by Playwright, against the live server.
+
+A DouDizhu game (with bidding) and a Gongzhu game are played to the end by clicking (Hint, then Play; Pass
+when nothing beats the table), their result screens checked against the stored records, and the replay
+viewer stepped; a few GuanDan moves are clicked too. Screenshots go to ``artifacts/screenshots/``.
+Without chromium the tests are skipped, unless ``PAIJU_REQUIRE_BROWSER=1`` asks for them.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import unquote
+
+import httpx
+import pytest
+from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+
+from paiju.games.gongzhu import player_score
+from paiju.serve.settings import ServeSettings
+
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+DOUDIZHU_SEED = 1
+"""A full-mode deal where seat 0 bids first, so the page's bid buttons are always used."""
+GUANDAN_SEED = 2
+"""A deal where seat 0 leads holding both wild hearts: H2 H2 C3 C3 D3 reads as a bomb or a full house."""
+SUIT_SYMBOLS = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "artifacts" / "screenshots"
+STEP_MS = 20_000
+"""Milliseconds the page has for any one step (the bots answer in far less)."""
+MAX_TURNS = 80
+"""More decisions than any one seat makes in a DouDizhu or Gongzhu game."""
+
+
+def _chromium_or_skip() -> None:
+    if CHROMIUM.exists():
+        return
+    reason = f"{CHROMIUM} is missing (apt-get install -y chromium)"
+    if os.environ.get("PAIJU_REQUIRE_BROWSER") == "1":
+        pytest.fail(f"PAIJU_REQUIRE_BROWSER=1 but {reason}")
+    pytest.skip(reason)
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    _chromium_or_skip()
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def arena_settings(tmp_path: Path) -> ServeSettings:
+    """The real front end (the default static folder), bots without delay, time enough for every click."""
+    return ServeSettings(db_path=tmp_path / "arena.sqlite3", move_timeout=60.0)
+
+
+@contextmanager
+def lobby_page(browser: Browser, arena_url: str) -> Iterator[Page]:
+    """A page on the lobby in a browser context of its own (its own seat tokens); any script error on it
+    fails the test."""
+    context = browser.new_context(viewport={"width": 1400, "height": 950})
+    page = context.new_page()
+    page.set_default_timeout(STEP_MS)
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(arena_url)
+    page.get_by_test_id("game-select").wait_for()
+    yield page
+    context.close()
+    assert errors == [], f"script errors on the page: {errors}"
+
+
+@pytest.fixture
+def page(browser: Browser, arena_url: str) -> Iterator[Page]:
+    with lobby_page(browser, arena_url) as page:
+        yield page
+
+
+def screenshot(page: Page, name: str) -> None:
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"))
+
+
+def create_table(page: Page, game: str, rules: dict[str, str] | None = None, seed: int | None = None,
+                 seats: dict[int, str] | None = None) -> None:
+    """From the lobby: a table of ``game``, you in seat 0, the default bot in every seat not in ``seats``."""
+    page.get_by_test_id("game-select").select_option(game)
+    for seat, choice in (seats or {}).items():
+        page.get_by_test_id(f"seat-{seat}").select_option(choice)
+    for rule, value in (rules or {}).items():
+        page.get_by_test_id(f"rule-{rule}").select_option(value)
+    if seed is not None:
+        page.get_by_test_id("seed").fill(str(seed))
+    page.get_by_test_id("create-table").click()
+    page.get_by_test_id("table-view").wait_for()
+
+
+def drag_across(page: Page, first: Locator, last: Locator) -> None:
+    """Press on ``first`` and release on ``last``, passing over the cards between."""
+    first.hover(position={"x": 8, "y": 40})
+    page.mouse.down()
+    box = last.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + 40, steps=12)
+    page.mouse.up()
+
+
+def wait_for_turn_or_result(page: Page) -> bool:
+    """Wait until the page offers a move (True) or shows the result (False)."""
+    page.wait_for_selector("[data-testid=play]:not([disabled]), [data-testid=result]")
+    return page.get_by_test_id("result").count() == 0
+
+
+def take_turn(page: Page) -> None:
+    """One decision by clicking: the highest bid offered, else Hint then Play (a reading of several: the
+    first), else Pass."""
+    bids = page.locator("[data-testid^=bid-]")
+    if bids.count():
+        bids.last.click()
+        return
+    page.get_by_test_id("hint").click()
+    if page.locator(".card-hand.selected").count() == 0:
+        page.get_by_test_id("pass").click()
+        return
+    page.get_by_test_id("play").click()
+    if page.get_by_test_id("choice").count():
+        page.get_by_test_id("choice").first.click()
+
+
+def play_to_the_end(page: Page) -> None:
+    for _ in range(MAX_TURNS):
+        if not wait_for_turn_or_result(page):
+            return
+        assert page.get_by_test_id("shown-hand").count() == 0, "a live table showed another seat's hand"
+        take_turn(page)
+    pytest.fail(f"the game did not end within {MAX_TURNS} decisions")
+
+
+def shown_payoffs(page: Page) -> list[float]:
+    cells = page.locator("[data-testid=result] [data-testid=payoff]")
+    return [float(cells.nth(i).get_attribute("data-value")) for i in range(cells.count())]
+
+
+def stored_record(page: Page, arena_url: str) -> dict:
+    """The record the result screen links to, read back over HTTP."""
+    href = page.get_by_test_id("replay-link").get_attribute("href")
+    record_id = unquote(re.fullmatch(r"#/replay/(.+)", href).group(1))
+    return httpx.get(f"{arena_url}/api/records/{record_id}").json()
+
+
+def check_replay(page: Page, name: str, seats: int) -> None:
+    """Open the replay from the result screen; every hand is face up; stepping changes the position."""
+    page.get_by_test_id("replay-link").click()
+    page.get_by_test_id("replay-view").wait_for()
+    step = page.get_by_test_id("replay-step")
+    page.wait_for_function("document.querySelector('[data-testid=replay-step]')?.textContent.startsWith('Step 0')")
+    assert page.get_by_test_id("shown-hand").count() == seats
+    board = page.get_by_test_id("board")
+    deal = board.inner_html()
+    page.get_by_test_id("replay-next").click()
+    page.get_by_test_id("replay-next").click()
+    assert step.text_content().startswith("Step 2 of ")
+    assert board.inner_html() != deal
+    assert page.get_by_test_id("replay-action").text_content().startswith("Seat ")
+    page.get_by_test_id("replay-prev").click()
+    page.get_by_test_id("replay-start").click()
+    assert step.text_content().startswith("Step 0 of ")
+    assert board.inner_html() == deal
+    page.get_by_test_id("replay-end").click()
+    page.get_by_test_id("result").wait_for()
+    screenshot(page, f"{name}-replay")
+
+
+def test_doudizhu_game_played_by_clicking_bids_plays_and_replays(page: Page, arena_url: str):
+    create_table(page, "doudizhu", {"mode": "full"}, seed=DOUDIZHU_SEED)
+    assert wait_for_turn_or_result(page)
+    page.get_by_test_id("bid-3").click()
+    assert wait_for_turn_or_result(page)
+    expect(page.get_by_test_id("info-landlord")).to_have_text("You")
+    page.get_by_test_id("counter-toggle").click()
+    unseen = page.locator("[data-testid=counter-value]").all_text_contents()
+    assert sum(int(count) for count in unseen) == 54 - 20, "the landlord has seen its 20 cards, nothing else"
+    screenshot(page, "doudizhu-table")
+    play_to_the_end(page)
+    page.get_by_test_id("result").wait_for()
+    screenshot(page, "doudizhu-result")
+    record = stored_record(page, arena_url)
+    assert record["game"] == "doudizhu" and record["rules"]["mode"] == "full" and record["seed"] == DOUDIZHU_SEED
+    assert record["actions"][0] == [0, 3]
+    assert shown_payoffs(page) == record["result"]["payoffs"]
+    check_replay(page, "doudizhu", seats=3)
+    page.get_by_test_id("lobby-link").click()
+    expect(page.get_by_test_id("record")).to_have_count(1)
+    screenshot(page, "lobby")
+
+
+def test_gongzhu_game_counter_ai_panel_and_refused_selection(page: Page, arena_url: str):
+    create_table(page, "gongzhu")
+    assert wait_for_turn_or_result(page)
+    hand = page.locator("[data-testid=hand] [data-testid=card]")
+    assert hand.count() == 13
+    page.get_by_test_id("counter-toggle").click()
+    unseen = page.locator("[data-testid=counter-value]").all_text_contents()
+    assert sum(len(ranks.split()) for ranks in unseen if ranks != "—") == 52 - 13
+    drag_across(page, hand.nth(0), hand.nth(2))
+    expect(page.locator(".card-hand.selected")).to_have_count(3)
+    page.get_by_test_id("play").click()
+    expect(page.get_by_test_id("message")).to_contain_text("is not a legal play here")
+    assert hand.count() == 13
+    page.get_by_test_id("clear").click()
+    page.get_by_test_id("ai-agent").select_option("mr-if")
+    page.get_by_test_id("ai-ask").click()
+    first = page.get_by_test_id("candidate").first
+    first.wait_for()
+    first.click()
+    chosen = page.locator(".card-hand.selected")
+    assert chosen.count() == 1
+    card = chosen.get_attribute("data-card")
+    screenshot(page, "gongzhu-table")
+    page.get_by_test_id("play").click()
+    mine = page.locator("[data-testid=log] li", has_text="You: ")
+    expect(mine).to_have_text([f"You: {card[1:]}{SUIT_SYMBOLS[card[0]]}"])
+    play_to_the_end(page)
+    page.get_by_test_id("result").wait_for()
+    screenshot(page, "gongzhu-result")
+    record = stored_record(page, arena_url)
+    assert record["actions"][0] == [0, card]
+    assert shown_payoffs(page) == record["result"]["payoffs"]
+    check_replay(page, "gongzhu", seats=4)
+
+
+def test_guandan_wild_cards_offer_every_reading_then_moves_by_clicking(page: Page):
+    create_table(page, "guandan", seed=GUANDAN_SEED)
+    assert wait_for_turn_or_result(page)
+    for card, copy in (("H2", 0), ("H2", 1), ("C3", 0), ("C3", 1), ("D3", 0)):
+        page.locator(f"[data-testid=hand] [data-card={card}]").nth(copy).click()
+    page.get_by_test_id("play").click()
+    choices = page.get_by_test_id("choice")
+    expect(choices).to_have_text(["Bomb 3", "Three with two 3"])
+    screenshot(page, "guandan-table")
+    choices.first.click()
+    mine = page.locator("[data-testid=log] li", has_text="You: ")
+    expect(mine).to_have_text(["You: Bomb 3"])
+    page.reload()
+    expect(page.get_by_test_id("connection")).to_have_text("connected")
+    expect(page.get_by_test_id("hand").get_by_test_id("card")).to_have_count(27 - 5)
+    mine = page.locator("[data-testid=log] li", has_text="You: ")
+    for turn in range(3):
+        assert wait_for_turn_or_result(page)
+        take_turn(page)
+        expect(mine).to_have_count(turn + 1)
+    expect(page.get_by_test_id("info-level")).to_contain_text("2 (wild: ♥2)")
+
+
+def test_an_open_seat_is_taken_from_the_lobby_in_another_browser(browser: Browser, page: Page, arena_url: str):
+    create_table(page, "gongzhu", seats={1: "open"})
+    page.get_by_test_id("waiting").wait_for()
+    with lobby_page(browser, arena_url) as guest:
+        guest.get_by_test_id("join-seat").wait_for()
+        screenshot(guest, "lobby-open-seat")
+        guest.get_by_test_id("join-seat").click()
+        guest.get_by_test_id("table-view").wait_for()
+        for player in (page, guest):
+            assert wait_for_turn_or_result(player)
+            take_turn(player)
+        for player, other in ((page, "Seat 1 · open: "), (guest, "Seat 0 · person: ")):
+            expect(player.locator("[data-testid=log] li", has_text="You: ")).to_have_count(1)
+            expect(player.locator("[data-testid=log] li", has_text=other)).to_have_count(1)
+
+
+def test_a_refused_table_shows_the_server_reason(page: Page):
+    page.get_by_test_id("game-select").select_option("guandan")
+    page.get_by_test_id("rule-rounds").fill("0")
+    page.get_by_test_id("create-table").click()
+    expect(page.get_by_test_id("lobby-error")).to_contain_text("rounds")
+    expect(page.get_by_test_id("lobby")).to_be_visible()
+
+
+ALL_HEARTS = [f"H{rank}" for rank in ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")]
+
+
+def test_the_page_scores_gongzhu_cards_as_the_engine_does(page: Page):
+    cases = [[], ["H2"], ["SQ", "C10"], ["C10"], ["C10", "H2"], ["DJ", "HA", "HK"], ALL_HEARTS,
+             [*ALL_HEARTS, "C10", "SQ"]]
+    shown = page.evaluate("async (cases) => { const {playerScore} = await import('/static/js/games/gongzhu.js');"
+                          " return cases.map(playerScore); }", cases)
+    assert shown == [player_score(taken) for taken in cases]

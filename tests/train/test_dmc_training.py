@@ -1,0 +1,119 @@
+"""Short Deep Monte-Carlo runs on both backends: they learn, log, checkpoint, resume, and are reproducible."""
+
+from __future__ import annotations
+
+import csv
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+
+from paiju.agents.dmc.models import ModelConfig
+from paiju.agents.dmc.weights import DMCModels, load_models
+from paiju.core.errors import PaijuError
+from paiju.train.checkpoint import CHECKPOINT_FILE, load_checkpoint
+from paiju.train.config import DMCConfig
+from paiju.train.dmc import learn, train
+from paiju.train.plot import plot_run
+from paiju.train.selfplay import Samples
+
+TINY = {"model": ModelConfig(hidden=(32, 32), lstm=16), "batch_size": 256, "chunk_frames": 128, "eval_minutes": 0,
+        "minutes": 0, "log_seconds": 0}
+
+
+def tiny(game: str, out: Path, **changes: object) -> DMCConfig:
+    return DMCConfig(**{"game": game, "out": out, "seed": 7, "frames": 2048, **TINY, **changes})  # type: ignore[arg-type]
+
+
+def parameters(folder: Path) -> dict[str, np.ndarray]:
+    models = load_models(folder)
+    return {f"{role}.{name}": value.numpy() for role, network in models.networks.items()
+            for name, value in network.state_dict().items()}
+
+
+def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
+    return a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+
+
+@pytest.mark.parametrize("game", ["doudizhu", "guandan"])
+def test_local_run_trains_logs_and_checkpoints(tmp_path: Path, game: str) -> None:
+    result = train(tiny(game, tmp_path / "run"), tensorboard=True)
+    folder = tmp_path / "run"
+    assert result.frames >= 2048 and result.games > 0
+    assert {CHECKPOINT_FILE, "model.pt", "log.csv", "tensorboard"} <= {p.name for p in folder.iterdir()}
+    rows = list(csv.DictReader((folder / "log.csv").open()))
+    assert rows and int(rows[-1]["frames"]) == result.frames
+    fresh = DMCModels.fresh(game, "adp", TINY["model"], seed=7)
+    trained = load_models(folder)
+    role = next(iter(fresh.networks))
+    assert not torch.equal(next(fresh.networks[role].parameters()), next(trained.networks[role].parameters()))
+    assert plot_run(folder).is_file()
+
+
+def test_same_seed_same_weights_and_ray_matches_local(tmp_path: Path) -> None:
+    for name, changes in (("a", {}), ("b", {}), ("ray", {"backend": "ray"}), ("other", {"seed": 8})):
+        train(tiny("doudizhu", tmp_path / name, frames=1024, **changes), tensorboard=False)
+    assert same(parameters(tmp_path / "a"), parameters(tmp_path / "b"))
+    assert same(parameters(tmp_path / "a"), parameters(tmp_path / "ray"))
+    assert not same(parameters(tmp_path / "a"), parameters(tmp_path / "other"))
+
+
+def test_kill_9_then_resume_continues_from_the_last_checkpoint(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    command = [sys.executable, "-m", "paiju.cli", "train", "dmc", "--game", "doudizhu", "--out", str(folder),
+               "--minutes", "5", "--hidden", "32,32", "--lstm", "16", "--batch-size", "256",
+               "--checkpoint-minutes", "0.01", "--eval-minutes", "0", "--no-tensorboard"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, start_new_session=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (folder / CHECKPOINT_FILE).exists():
+        time.sleep(0.2)
+    time.sleep(2)  # let it write a few more checkpoints, then kill it wherever it is
+    os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+    saved = load_checkpoint(folder)
+    assert saved.progress.frames > 0
+    before = parameters(folder)
+    resumed = train(DMCConfig(game="doudizhu", out=folder, frames=saved.progress.frames + 512, **{
+        **TINY, "minutes": 0}), resume=True, tensorboard=False)
+    assert resumed.frames >= saved.progress.frames + 512
+    assert load_checkpoint(folder).progress.chunks > saved.progress.chunks
+    assert not same(before, parameters(folder))
+    assert load_models(folder).config == ModelConfig(hidden=(32, 32), lstm=16)  # the run's settings are kept
+
+
+def test_a_damaged_checkpoint_is_refused_by_name(tmp_path: Path) -> None:
+    (tmp_path / CHECKPOINT_FILE).write_bytes(b"\x00" * 100)
+    with pytest.raises(PaijuError, match="cannot read the checkpoint"):
+        load_checkpoint(tmp_path)
+    with pytest.raises(PaijuError, match="no checkpoint"):
+        load_checkpoint(tmp_path / "nowhere")
+
+
+def test_clipped_target_stops_the_gradient_far_from_the_actors_value() -> None:
+    """DanZero Eq. 1: with Q_learner / Q_actor outside [1 − λ, 1 + λ] the clipped term is constant."""
+    torch.manual_seed(0)
+    network = torch.nn.Linear(4, 1)
+
+    class Flat(torch.nn.Module):
+        def __init__(self) -> None:
+            super().__init__()
+            self.inner = network
+
+        def forward(self, x: torch.Tensor) -> torch.Tensor:
+            return self.inner(x).squeeze(-1)
+
+    config = tiny("guandan", Path("."), clip_lambda=0.1)
+    batch = Samples(np.ones((3, 4), dtype=np.int8), {}, np.full(3, 5.0, np.float32),
+                    np.full(3, 1000.0, dtype=np.float32))
+    weights = network.weight.detach().clone()
+    learn(Flat(), torch.optim.SGD(network.parameters(), lr=0.1), batch, config)
+    assert torch.equal(weights, network.weight)
+    batch.q_actor[:] = network(torch.ones(1, 4)).item()
+    learn(Flat(), torch.optim.SGD(network.parameters(), lr=0.1), batch, config)
+    assert not torch.equal(weights, network.weight)
