@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from paiju.agents.bridge_cli import bot, connect
 from paiju.core.errors import PaijuError
 from paiju.games.doudizhu.rules import DouDizhuRules
 from paiju.train.cli import plot, train_app
@@ -25,6 +26,8 @@ app.add_typer(eval_app, name="eval")
 app.add_typer(legal_app, name="legal")
 app.add_typer(train_app, name="train")
 app.command("plot")(plot)
+app.command("bot")(bot)
+app.command("connect")(connect)
 console = Console(highlight=False)
 
 RulesOption = Annotated[str | None, typer.Option(help='Ruleset options as JSON, e.g. \'{"bomb_as_kickers": true}\'.')]

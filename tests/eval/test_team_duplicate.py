@@ -119,6 +119,9 @@ class OneTrick(Game):
     def determinize(self, observation: Any, rng: random.Random) -> State:
         raise NotImplementedError
 
+    def observation_from_json(self, obs: dict[str, Any], seat: int, phase: str, rules: Any = None) -> Any:
+        raise NotImplementedError
+
 
 def rotated_deal(deal_seed: int, rotation: int) -> OneTrickState:
     hands = toy_hands(deal_seed)

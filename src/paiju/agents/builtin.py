@@ -10,7 +10,7 @@ from paiju.agents.rules.gongzhu_if import make_if_agent
 from paiju.agents.rules.guandan import GuanDanRulesAgent
 
 register_agent("*", "random", lambda argument, seed: RandomAgent(seed))
-register_agent("*", "ext", lambda command, seed: ExternalAgent(command))
+register_agent("*", "ext", lambda command, seed: ExternalAgent(command, seed=seed))
 register_agent("doudizhu", "rules", lambda argument, seed: DouDizhuRulesAgent(seed))
 register_agent("gongzhu", "mr-if", make_if_agent)
 register_agent("gongzhu", "mr-greed", make_greed_agent)

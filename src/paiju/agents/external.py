@@ -21,6 +21,10 @@ Time limit: each request (writing it, and for ``act`` reading the answer) must c
 ``timeout`` seconds; when not given, the environment variable ``PAIJU_EXT_TIMEOUT`` (seconds, read when
 the agent is built) or else 10 s.
 
+Seeds: the program's environment holds ``PAIJU_AGENT_SEED``, the seed paiju gives the seat's agent (evaluations
+derive one per seat and deal), so that a seeded program — ``paiju bot AGENT`` (``paiju.agents.bridge``), which
+plays any paiju agent over this protocol — makes the same choices as the agent in-process.
+
 Faults — an answer that is not UTF-8 JSON, not an object with ``"action"``, or an action not in ``legal``;
 no answer in time; output nobody asked for (an extra line, seen by the next request); the process
 exiting, crashing or closing its pipes — raise ``AgentError`` naming the request (type, phase, move) and
@@ -53,6 +57,9 @@ from paiju.core.registry import load_game
 PROTOCOL_VERSION = 1
 DEFAULT_TIMEOUT = 10.0
 TIMEOUT_VARIABLE = "PAIJU_EXT_TIMEOUT"
+SEED_VARIABLE = "PAIJU_AGENT_SEED"
+"""Set in the program's environment to the seat's agent seed, so a seeded program (``paiju bot``) plays as the
+same agent in-process would."""
 QUOTE_LIMIT = 200
 """Characters of a bad answer quoted in a fault message."""
 STDERR_TAIL_LINES = 10
@@ -169,13 +176,15 @@ class _Program:
     Every blocking step has a time limit, so a program that stops reading or answering cannot hang paiju.
     """
 
-    def __init__(self, command: str, argv: list[str] | None, limit: float) -> None:
+    def __init__(self, command: str, argv: list[str] | None, limit: float, seed: int | None) -> None:
         self.limit = limit
         """Seconds each request may take, as named in fault messages."""
+        environment = None if seed is None else {**os.environ, SEED_VARIABLE: str(seed)}
         try:
             self.process = subprocess.Popen(
                 command if argv is None else argv, shell=argv is None, stdin=subprocess.PIPE,
-                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=os.name == "posix")
+                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=os.name == "posix",
+                env=environment)
         except (OSError, ValueError) as error:
             raise _Fault(f"could not be started: {error}", died=True) from None
         assert self.process.stdin and self.process.stdout and self.process.stderr
@@ -285,10 +294,11 @@ class ExternalAgent(Agent):
     """A seat played by an outside program over the external agent protocol v1 (see the module docstring).
 
     ``timeout`` (seconds per request) defaults to ``PAIJU_EXT_TIMEOUT`` or 10 s; ``name`` (for messages
-    and results) to ``ext:<command>``.
+    and results) to ``ext:<command>``; ``seed``, when given, is passed to the program as ``PAIJU_AGENT_SEED``.
     """
 
-    def __init__(self, command: str, timeout: float | None = None, name: str | None = None) -> None:
+    def __init__(self, command: str, timeout: float | None = None, name: str | None = None,
+                 seed: int | None = None) -> None:
         if not command.strip():
             raise PaijuError("an external agent needs a command: ext:<command>")
         self.timeout = timeout_from_environment() if timeout is None else timeout
@@ -296,6 +306,7 @@ class ExternalAgent(Agent):
             raise PaijuError(f"the external agent time limit must be a positive number of seconds, "
                              f"got {self.timeout!r}")
         self.command = command
+        self.seed = seed
         self.name = name or f"ext:{command}"
         self._argv = None if SHELL_SYNTAX & set(command) else self._split(command)
         self._program: _Program | None = None
@@ -324,7 +335,7 @@ class ExternalAgent(Agent):
         message = {"v": PROTOCOL_VERSION, "type": "start", "game": game, "seat": seat, "rules": rules}
         try:
             if self._program is None:
-                self._program = _Program(self.command, self._argv, self.timeout)
+                self._program = _Program(self.command, self._argv, self.timeout, self.seed)
                 self._stopped_by = None
             self._program.send(encode_message(message), self.timeout)
         except _Fault as fault:

@@ -31,6 +31,11 @@ class Observation(Protocol):
         """The external protocol's ``obs`` object for this seat."""
         ...
 
+    def action_from_json(self, value: JSON) -> Action:
+        """Parse the JSON form of an action of this seat's decision, as the state it was seen in would
+        (``State.action_from_json``); raises ``IllegalActionError``."""
+        ...
+
 
 class State(ABC):
     """One position of a game: whose turn it is, what they may do, what each seat can see."""
@@ -140,6 +145,14 @@ class Game(ABC):
     @abstractmethod
     def action_to_json(self, action: Action) -> JSON:
         """The JSON form of an action, as written in records and protocol messages."""
+
+    @abstractmethod
+    def observation_from_json(self, obs: dict[str, JSON], seat: int, phase: str, rules: Any = None) -> Observation:
+        """The observation whose ``to_json()`` is ``obs``, for ``seat`` in ``phase`` under ``rules`` (default:
+        the default rules) — what a program on the far side of the protocol rebuilds from an ``act`` message.
+
+        It holds everything the built-in agents read; raises ``PaijuError`` naming the first bad field.
+        """
 
     @abstractmethod
     def determinize(self, observation: Any, rng: random.Random) -> State:

@@ -55,6 +55,11 @@ class DouDizhu(Game):
         """A play as its rank letters (``""`` for pass); a bid as its integer."""
         return action.cards if isinstance(action, Move) else action
 
+    def observation_from_json(self, obs: dict[str, Any], seat: int, phase: str,
+                              rules: DouDizhuRules | None = None) -> DouDizhuObservation:
+        """``DouDizhuObservation.from_json``: exactly the observation that wrote ``obs``, for the seat to act."""
+        return DouDizhuObservation.from_json(obs, seat, phase, rules or DouDizhuRules())
+
     def determinize(self, observation: DouDizhuObservation, rng: random.Random) -> DouDizhuState:
         """Deal the cards ``observation.seat`` cannot see at random to the other seats, then replay.
 

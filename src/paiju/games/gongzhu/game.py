@@ -73,6 +73,11 @@ class Gongzhu(Game):
         """A card as its name (``"SQ"``)."""
         return action
 
+    def observation_from_json(self, obs: dict[str, Any], seat: int, phase: str,
+                              rules: GongzhuRules | None = None) -> GongzhuObservation:
+        """``GongzhuObservation.from_json``: exactly the observation that wrote ``obs``."""
+        return GongzhuObservation.from_json(obs, seat, phase, rules or GongzhuRules())
+
     def determinize(self, observation: GongzhuObservation, rng: random.Random) -> GongzhuState:
         """Deal the cards ``observation.seat`` cannot see to the other seats, then replay the public plays.
 

@@ -1,7 +1,8 @@
 """What one Gongzhu seat may see: its own hand, every card played so far (in order, by whom), the trick in
 progress, and the scoring cards each seat has collected — never another seat's hand.
 
-``to_json`` gives the external protocol's ``obs`` object (``shared/specs/protocol.md``, gongzhu).
+``to_json`` gives the external protocol's ``obs`` object (``shared/specs/protocol.md``, gongzhu); ``from_json``
+reads it back exactly.
 """
 
 from __future__ import annotations
@@ -9,11 +10,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from paiju.games.gongzhu.cards import CARD_INDEX, FULL_MASK, cards_of
+from paiju.core.errors import CardError, IllegalActionError
+from paiju.core.obs_json import ObsReader, check_decision, entries, pair, seat_reader
+from paiju.games.gongzhu.cards import CARD_INDEX, FULL_MASK, cards_of, parse_card, sort_cards
 from paiju.games.gongzhu.rules import GongzhuRules
 
 Play = tuple[int, str]
 """One card played: (seat, card name)."""
+PHASES = ("play", "over")
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,3 +86,43 @@ class GongzhuObservation:
             "history": [[seat, card] for seat, card in self.history],
             "taken": [list(cards) for cards in self.taken],
         }
+
+    def action_from_json(self, value: Any) -> str:
+        """The card ``value`` names (``read_action``)."""
+        return read_action(value)
+
+    @classmethod
+    def from_json(cls, obs: Any, seat: int, phase: str, rules: GongzhuRules) -> GongzhuObservation:
+        """The observation ``obs`` (``to_json``'s form) of ``seat`` in ``phase`` under ``rules``; raises
+        ``PaijuError`` naming the first bad field."""
+        check_decision("gongzhu", seat, phase, 4, PHASES)
+        reader = ObsReader("gongzhu", obs)
+
+        def plays(value: Any) -> tuple[Play, ...]:
+            return entries(value, lambda play: pair(play, seat_reader(4), parse_card))
+
+        trick = reader.field("trick", plays)
+        history = reader.field("history", plays)
+        if len(trick) > 3:
+            raise reader.error("trick", f"a trick in progress holds at most 3 cards, got {len(trick)}")
+        if len(history) % 4:
+            raise reader.error("history", f"completed tricks hold 4 cards each, got {len(history)} cards")
+        return cls(seat=seat, phase=phase, hand=reader.field("hand", _cards),
+                   leader=reader.field("leader", seat_reader(4)), trick=trick, history=history,
+                   taken=reader.field("taken", lambda value: entries(value, _cards, 4)), rules=rules)
+
+
+def read_action(value: Any) -> str:
+    """The card named ``value`` (``parse_card``; case is ignored). Raises ``IllegalActionError``."""
+    try:
+        return parse_card(value)
+    except CardError as error:
+        raise IllegalActionError(str(error)) from None
+
+
+def _cards(value: Any) -> tuple[str, ...]:
+    """A list of distinct card names, in card order."""
+    cards = entries(value, parse_card)
+    if len(set(cards)) != len(cards):
+        raise ValueError(f"a card appears twice in {value!r:.80}")
+    return sort_cards(cards)

@@ -89,6 +89,11 @@ class GuanDan(Game):
         """The platform form: ``[type, rank, cards]`` for a play, ``["tribute", "tribute", [card]]`` for a gift."""
         return action.to_platform()
 
+    def observation_from_json(self, obs: dict[str, Any], seat: int, phase: str,
+                              rules: GuanDanRules | None = None) -> GuanDanObservation:
+        """``GuanDanObservation.from_json``: the fields the protocol carries, those of a first round for the rest."""
+        return GuanDanObservation.from_json(obs, seat, phase, rules or GuanDanRules())
+
     def determinize(self, observation: GuanDanObservation, rng: random.Random) -> GuanDanState:
         """The current round rebuilt with the cards ``observation.seat`` cannot see dealt at random, consistent
         with the public plays, tribute and returns (``determinize``); later rounds are drawn from ``rng``."""

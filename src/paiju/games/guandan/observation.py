@@ -2,7 +2,8 @@
 tribute and return cards once they change hands, and the public standing of the game — never another
 seat's hand, nor a tribute or return card before every gift of its phase is chosen (``tribute``).
 
-``to_json`` gives the external protocol's ``obs`` object (``shared/specs/protocol.md``, guandan).
+``to_json`` gives the external protocol's ``obs`` object (``shared/specs/protocol.md``, guandan); ``from_json``
+reads it back with everything the built-in agents read (the gifts and the earlier rounds are not in it).
 """
 
 from __future__ import annotations
@@ -11,9 +12,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from paiju.games.guandan.cards import card_name, level_name, unpack
-from paiju.games.guandan.combos import Play
+from paiju.core.errors import CardError, IllegalActionError
+from paiju.core.obs_json import ObsReader, check_decision, entries, integer, optional, pair, seat_reader
+from paiju.games.guandan.cards import card_name, level_name, pack, parse_cards, parse_level, unpack
+from paiju.games.guandan.combos import Play, play_from_platform
 from paiju.games.guandan.rules import GuanDanRules
+from paiju.games.guandan.tribute import BACK, TRIBUTE, Gift
+
+PHASES = ("tribute", "back", "play", "over")
 
 Gifted = tuple[int, int, int]
 """A card that changed hands: (giver, receiver, card index)."""
@@ -93,3 +99,58 @@ class GuanDanObservation:
             "cards_left": list(self.cards_left),
             "finished": list(self.finished),
         }
+
+    def action_from_json(self, value: Any) -> Play | Gift:
+        """The play or gift ``value`` names (``read_action``)."""
+        return read_action(value, self.level)
+
+    @classmethod
+    def from_json(cls, obs: Any, seat: int, phase: str, rules: GuanDanRules) -> GuanDanObservation:
+        """The observation ``obs`` (``to_json``'s form) of ``seat`` in ``phase`` under ``rules``, with every field the
+        protocol carries; plays are read at the round's level.
+
+        The protocol leaves out this round's gifts and the standing earlier rounds left: read back, they are
+        those of a first round (``round_number`` 0, no ``tribute``, ``back``, ``anti_tribute`` or
+        ``previous_order``, ``a_failures`` and ``team_scores`` (0, 0)), and ``to_move`` is ``seat`` (``None`` once
+        the game is over). The built-in agents read none of them; ``GuanDan.determinize`` does. Raises
+        ``PaijuError`` naming the first bad field.
+        """
+        check_decision("guandan", seat, phase, 4, PHASES)
+        reader = ObsReader("guandan", obs)
+        seat_of = seat_reader(4)
+        hand = reader.field("hand", _cards)
+        level = reader.field("level", parse_level)
+
+        def play(value: Any) -> tuple[int, Play]:
+            return pair(value, seat_of, lambda form: play_from_platform(form, None, level))
+
+        cards_left = reader.field("cards_left", lambda value: entries(value, integer, 4))
+        if cards_left[seat] != len(hand):
+            raise reader.error("cards_left", f"seat {seat} holds {len(hand)} cards, not {cards_left[seat]}")
+        return cls(seat=seat, phase=phase, hand=pack(hand), level=level,
+                   self_level=reader.field("self_level", parse_level),
+                   oppo_level=reader.field("oppo_level", parse_level), round_number=0,
+                   history=reader.field("history", lambda value: entries(value, play)),
+                   greater=reader.field("greater", optional(play)), cards_left=cards_left,  # type: ignore[arg-type]
+                   finished=reader.field("finished", lambda value: entries(value, seat_of)), tribute=(), back=(),
+                   anti_tribute=(), rules=rules, to_move=None if phase == "over" else seat, previous_order=(),
+                   a_failures=(0, 0), team_scores=(0, 0))
+
+
+def read_action(value: Any, level: int) -> Play | Gift:
+    """The action written ``value`` in platform form: a gift ``["tribute", "tribute", [card]]`` /
+    ``["back", "back", [card]]``, or a play ``[type, rank, cards]`` read at ``level`` (whether it is legal is
+    not checked). Raises ``IllegalActionError``."""
+    if isinstance(value, list | tuple) and value and value[0] in (TRIBUTE, BACK):
+        return Gift.from_platform(value)
+    try:
+        return play_from_platform(value, None, level)
+    except CardError as error:
+        raise IllegalActionError(str(error)) from None
+
+
+def _cards(value: Any) -> list[int]:
+    """A hand: a list of card names."""
+    if not isinstance(value, list):
+        raise ValueError(f"expected a list of card names, got {value!r:.80}")
+    return parse_cards(value)

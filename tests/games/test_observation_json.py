@@ -1,0 +1,139 @@
+"""Every game reads its protocol ``obs`` back (``Game.observation_from_json``): for random positions of every phase,
+the observation rebuilt from ``to_json()`` writes the same JSON, holds what the state's observation holds, parses
+the legal actions as the state does, and makes every built-in agent choose what it chooses from the original."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from typing import Any
+
+import pytest
+
+from paiju import load_game
+from paiju.agents import agent_names, make_agent
+from paiju.core.errors import PaijuError
+from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.games.gongzhu.rules import GongzhuRules
+from paiju.games.guandan import GuanDanRules
+
+NOT_IN_GUANDAN_OBS = ("round_number", "tribute", "back", "anti_tribute", "previous_order", "a_failures",
+                      "team_scores")
+"""GuanDan fields the protocol does not carry (read back as a first round's); no built-in agent reads them."""
+
+CASES = [
+    pytest.param("doudizhu", DouDizhuRules(mode="full"), 6, 4, {"bid", "play"}, id="doudizhu-full"),
+    pytest.param("doudizhu", DouDizhuRules(), 4, 4, {"play"}, id="doudizhu-research"),
+    pytest.param("guandan", GuanDanRules(rounds=3, start_level="Q", a_attempts=1), 2, 60, {"tribute", "back", "play"},
+                 id="guandan-rounds"),
+    pytest.param("gongzhu", GongzhuRules(first_leader=2), 4, 3, {"play"}, id="gongzhu"),
+]
+"""(game, rules, games played at random, agents checked at every n-th play decision (and every other decision),
+phases decided in)."""
+
+
+def through_json(value: Any) -> Any:
+    return json.loads(json.dumps(value))
+
+
+def positions(name: str, rules: Any, games: int):
+    """(state, seat to act) at every decision of ``games`` random games."""
+    game = load_game(name)
+    for seed in range(games):
+        state = game.new_state(seed, rules)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            yield state, state.current_player
+            state.apply(rng.choice(state.legal_actions()))
+        yield state, None
+
+
+def expected(name: str, observation: Any) -> Any:
+    """What the rebuilt observation of the seat to act must equal."""
+    if name != "guandan":
+        return observation
+    return dataclasses.replace(observation, round_number=0, tribute=(), back=(), anti_tribute=(), previous_order=(),
+                               a_failures=(0, 0), team_scores=(0, 0))
+
+
+@pytest.mark.parametrize(("name", "rules", "games", "every", "decided_in"), CASES)
+def test_observations_read_back_from_json_play_as_the_originals(name, rules, games, every, decided_in):
+    game = load_game(name)
+    agents = [spec for spec in agent_names(name) if spec != "ext"]
+    phases, checked = set(), set()
+    decisions = 0
+    for state, to_act in positions(name, rules, games):
+        for seat in range(game.num_players):
+            original = state.observation(seat)
+            rebuilt = game.observation_from_json(through_json(original.to_json()), seat, state.phase, rules)
+            assert rebuilt.to_json() == original.to_json()
+            if seat != to_act:
+                continue
+            assert rebuilt == expected(name, original)
+            legal = state.legal_actions()
+            assert [rebuilt.action_from_json(value) for value in through_json([game.action_to_json(action)
+                                                                               for action in legal])] == legal
+            phases.add(state.phase)
+            decisions += 1
+            if decisions % every == 0 or state.phase != "play":
+                checked.add(state.phase)
+                for spec in agents:
+                    chosen = [make_agent(spec, name, decisions).act(view, legal) for view in (original, rebuilt)]
+                    assert chosen[0] == chosen[1], (spec, decisions)
+    assert phases == checked == decided_in
+
+
+def act_message_obs(name: str, seed: int, steps: int) -> tuple[dict[str, Any], int, str]:
+    """The ``obs``, seat and phase of the decision after ``steps`` random actions."""
+    game = load_game(name)
+    state = game.new_state(seed, DouDizhuRules(mode="full") if name == "doudizhu" else None)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        state.apply(rng.choice(state.legal_actions()))
+    seat = state.current_player
+    return through_json(state.observation(seat).to_json()), seat, state.phase
+
+
+BAD_OBS = [
+    ("doudizhu", lambda obs: obs.pop("hand"), "doudizhu obs has no field 'hand'"),
+    ("doudizhu", lambda obs: obs.update(hand="33X"), "doudizhu obs field 'hand': unknown card 'X'"),
+    ("doudizhu", lambda obs: obs.update(bids=[[0, 5]]),
+     "doudizhu obs field 'bids': entry 0: expected an integer in 0..3, got 5"),
+    ("doudizhu", lambda obs: obs["history"].append([1, "34"]), "doudizhu obs field 'history': entry"),
+    ("doudizhu", lambda obs: obs.update(cards_left=[17, 17]), "doudizhu obs field 'cards_left': expected 3 entries"),
+    ("doudizhu", lambda obs: obs.update(multiplier=True), "doudizhu obs field 'multiplier': expected an integer"),
+    ("doudizhu", lambda obs: obs.update(position="up" if obs["position"] != "up" else "down"),
+     "doudizhu obs field 'position'"),
+    ("guandan", lambda obs: obs.update(level="1"), "guandan obs field 'level': unknown level '1'"),
+    ("guandan", lambda obs: obs.update(hand="H2 H3"), "guandan obs field 'hand': expected a list of card names"),
+    ("guandan", lambda obs: obs["history"].append([2, ["Pair", "5", ["S5", "D6"]]]),
+     "guandan obs field 'history': entry"),
+    ("guandan", lambda obs: obs.update(greater=[7, ["PASS", "PASS", "PASS"]]), "guandan obs field 'greater'"),
+    ("guandan", lambda obs: obs.update(cards_left=[3, 3, 3, 3]), "guandan obs field 'cards_left': seat"),
+    ("gongzhu", lambda obs: obs.update(leader=4), "gongzhu obs field 'leader': expected an integer in 0..3"),
+    ("gongzhu", lambda obs: obs.update(hand=["SQ", "SQ"]), "gongzhu obs field 'hand': a card appears twice"),
+    ("gongzhu", lambda obs: obs.update(taken=[[], [], []]), "gongzhu obs field 'taken': expected 4 entries"),
+    ("gongzhu", lambda obs: obs.update(trick=[[0, "S2"], [1, "S3"], [2, "S4"], [3, "S5"]]),
+     "gongzhu obs field 'trick'"),
+]
+
+
+@pytest.mark.parametrize(("name", "spoil", "message"), BAD_OBS)
+def test_bad_obs_json_is_refused_naming_the_field(name, spoil, message):
+    obs, seat, phase = act_message_obs(name, 3, 7)
+    spoil(obs)
+    with pytest.raises(PaijuError, match=message.replace("(", r"\(").replace(".", r"\.")):
+        load_game(name).observation_from_json(obs, seat, phase)
+
+
+@pytest.mark.parametrize("name", ["doudizhu", "guandan", "gongzhu"])
+def test_a_bad_seat_phase_or_obs_type_is_refused(name):
+    game = load_game(name)
+    obs, seat, phase = act_message_obs(name, 1, 0)
+    with pytest.raises(PaijuError, match=f"a {name} seat is 0-{game.num_players - 1}, got 9"):
+        game.observation_from_json(obs, 9, phase)
+    with pytest.raises(PaijuError, match=f"unknown {name} phase 'dance'"):
+        game.observation_from_json(obs, seat, "dance")
+    with pytest.raises(PaijuError, match=f"a {name} obs is a JSON object"):
+        game.observation_from_json([obs], seat, phase)
