@@ -53,6 +53,8 @@ def train_dmc(
     hidden: Annotated[str, typer.Option(help="MLP widths.")] = "256,256,256",
     lstm: Annotated[int, typer.Option(help="History LSTM size (DouDizhu).")] = 64,
     batch_size: Annotated[int, typer.Option(help="Frames per learner step.")] = 3200,
+    chunk_frames: Annotated[int, typer.Option(help="Frames an actor plays between refreshes of its networks "
+                                                   "from the learner.")] = 1600,
     learning_rate: Annotated[float | None, typer.Option(help="RMSProp learning rate (default: 1e-4 DouDizhu, "
                                                              "1e-3 GuanDan).")] = None,
     clip_lambda: Annotated[str, typer.Option(help="DanZero's clipped target λ: a number, 'none', or 'default' "
@@ -75,7 +77,8 @@ def train_dmc(
     config = DMCConfig(
         game=game, out=folder, seed=seed, minutes=minutes, frames=frames, objective=objective,  # type: ignore[arg-type]
         actors=actors, backend=backend, address=address,  # type: ignore[arg-type]
-        model=ModelConfig(hidden=_sizes(hidden), lstm=lstm), batch_size=batch_size, learning_rate=learning_rate,
+        model=ModelConfig(hidden=_sizes(hidden), lstm=lstm), batch_size=batch_size, chunk_frames=chunk_frames,
+        learning_rate=learning_rate,
         clip_lambda=_clip(clip_lambda), checkpoint_minutes=checkpoint_minutes, eval_minutes=eval_minutes,
         eval_deals=eval_deals,
         eval_opponents=tuple(name for name in eval_against.split(",") if name))
