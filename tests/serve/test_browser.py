@@ -258,6 +258,21 @@ def test_guandan_wild_cards_offer_every_reading_then_moves_by_clicking(page: Pag
     expect(page.get_by_test_id("info-level")).to_contain_text("2 (wild: ♥2)")
 
 
+def test_a_guandan_round_played_to_the_end_by_clicking_then_replayed(page: Page, arena_url: str):
+    page.get_by_test_id("game-select").select_option("guandan")
+    page.get_by_test_id("rule-rounds").fill("1")
+    page.get_by_test_id("seed").fill(str(GUANDAN_SEED))
+    page.get_by_test_id("create-table").click()
+    page.get_by_test_id("table-view").wait_for()
+    play_to_the_end(page)
+    page.get_by_test_id("result").wait_for()
+    screenshot(page, "guandan-result")
+    record = stored_record(page, arena_url)
+    assert record["game"] == "guandan" and record["rules"]["rounds"] == 1 and record["seed"] == GUANDAN_SEED
+    assert shown_payoffs(page) == record["result"]["payoffs"]
+    check_replay(page, "guandan", seats=4)
+
+
 def test_an_open_seat_is_taken_from_the_lobby_in_another_browser(browser: Browser, page: Page, arena_url: str):
     create_table(page, "gongzhu", seats={1: "open"})
     page.get_by_test_id("waiting").wait_for()
