@@ -9,7 +9,7 @@ alone, ``paiju.agents.dmc.weights``) is written beside it for agents and evaluat
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -101,7 +101,7 @@ def load_checkpoint(folder: Path) -> LearnerState:
         raise PaijuError(f"{path}: cannot read the checkpoint: {error}") from None
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PaijuError(f"{path} is not a paiju DMC checkpoint")
-    config = DMCConfig.from_json(data["config"]).with_changes(out=Path(folder))
+    config = replace(DMCConfig.from_json(data["config"]), out=Path(folder))
     models = DMCModels.from_dict(data["models"], str(path))
     optimizers = {role: make_optimizer(network, config) for role, network in models.networks.items()}
     for role, optimizer in optimizers.items():

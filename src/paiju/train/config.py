@@ -8,7 +8,7 @@ clipped target (DanZero Eq. 1–3, λ = 0.65) on by default for GuanDan only. Ne
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields, replace
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any, Literal
 
@@ -88,9 +88,6 @@ class DMCConfig:
         values.update(out=Path(data["out"]), model=ModelConfig.from_json(data["model"]),
                       eval_opponents=tuple(data.get("eval_opponents", ())))
         return cls(**values)
-
-    def with_changes(self, **changes: Any) -> DMCConfig:
-        return replace(self, **changes)
 
 
 __all__ = ["Backend", "DMCConfig"]

@@ -18,7 +18,7 @@ chunk as soon as its last one arrives, before the learner trains on it, so actor
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import torch
 from rich.console import Console
@@ -67,7 +67,8 @@ def train(config: DMCConfig, resume: bool = False, console: Console | None = Non
     config.out.mkdir(parents=True, exist_ok=True)
     state: LearnerState = load_checkpoint(config.out) if resume else fresh_state(config)
     if resume:  # bounds, actors, backend and evaluation may change on resume; the learning settings may not
-        state.config = state.config.with_changes(
+        state.config = replace(
+            state.config,
             minutes=config.minutes, frames=config.frames, actors=config.actors, backend=config.backend,
             address=config.address, checkpoint_minutes=config.checkpoint_minutes, eval_minutes=config.eval_minutes,
             eval_deals=config.eval_deals, eval_opponents=config.eval_opponents, log_seconds=config.log_seconds)
@@ -91,15 +92,17 @@ def train(config: DMCConfig, resume: bool = False, console: Console | None = Non
         over_time = config.minutes > 0 and time.monotonic() - started >= 60 * config.minutes
         return over_time or (config.frames > 0 and progress.frames >= config.frames)
 
+    weights, weights_step = weights_of(models), progress.steps
     try:
-        weights = weights_of(models)
         for worker in range(config.actors):
             index = progress.chunks + worker
             pool.submit(index % config.actors, index, config.chunk_frames, weights)
         while not out_of_budget():
             worker = progress.chunks % config.actors
             chunk = pool.result(worker)
-            pool.submit(worker, progress.chunks + config.actors, config.chunk_frames, weights_of(models))
+            if weights_step != progress.steps:  # copied once per learner step, not once per actor request
+                weights, weights_step = weights_of(models), progress.steps
+            pool.submit(worker, progress.chunks + config.actors, config.chunk_frames, weights)
             progress.chunks += 1
             progress.games += chunk.games
             for role, samples in chunk.samples.items():

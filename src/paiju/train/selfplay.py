@@ -20,6 +20,7 @@ from paiju.agents.dmc.adapters import Objective, adapter_for
 from paiju.agents.dmc.agent import q_values
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels
+from paiju.core.agent import Agent
 from paiju.core.registry import load_game
 from paiju.eval.seeds import derive_seed
 
@@ -113,7 +114,7 @@ class SelfPlayWorker:
         samples = {role: Samples.concat(found) for role, found in parts.items() if found}
         return Chunk(index, samples, games, returns)
 
-    def _play(self, seed: int, rng: random.Random, fallback) -> tuple[dict[str, Samples], float]:
+    def _play(self, seed: int, rng: random.Random, fallback: Agent) -> tuple[dict[str, Samples], float]:
         adapter = self.adapter
         state = self.game.new_state(seed, self.rules)
         steps: list[tuple[int, int, str, np.ndarray, dict[str, np.ndarray], float]] = []

@@ -28,9 +28,16 @@ import numpy as np
 from torch import nn
 
 from paiju.agents.dmc.models import FeatureQNet, HistoryQNet, ModelConfig
+from paiju.agents.rules import DouDizhuRulesAgent
+from paiju.agents.rules.guandan import GuanDanRulesAgent
 from paiju.core.agent import Agent
 from paiju.core.errors import PaijuError
 from paiju.core.game import State
+from paiju.games.doudizhu import features as doudizhu_features
+from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.games.guandan import features as guandan_features
+from paiju.games.guandan.levels import team
+from paiju.games.guandan.rules import GuanDanRules
 
 Objective = Literal["wp", "adp"]
 
@@ -83,24 +90,17 @@ class DouDizhuAdapter(DMCAdapter):
         return observation.position if observation.phase == "play" else None
 
     def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
-        from paiju.games.doudizhu.features import encode
-
-        features = encode(observation, legal)
+        features = doudizhu_features.encode(observation, legal)
         return Decision(features.x, {"z": features.z})
 
     def network(self, role: str, config: ModelConfig) -> nn.Module:
-        from paiju.games.doudizhu.features import LANDLORD_X, PEASANT_X
-
-        return HistoryQNet(LANDLORD_X if role == "landlord" else PEASANT_X, config)
+        x_size = doudizhu_features.LANDLORD_X if role == "landlord" else doudizhu_features.PEASANT_X
+        return HistoryQNet(x_size, config)
 
     def fallback(self, seed: int) -> Agent:
-        from paiju.agents.rules import DouDizhuRulesAgent
-
         return DouDizhuRulesAgent(seed)
 
     def selfplay_rules(self) -> Any:
-        from paiju.games.doudizhu.rules import DouDizhuRules
-
         return DouDizhuRules(mode="research")
 
     def step_return(self, final: State, seat: int, deal: int, objective: Objective) -> float:
@@ -116,28 +116,18 @@ class GuanDanAdapter(DMCAdapter):
         return "player" if observation.phase == "play" else None
 
     def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
-        from paiju.games.guandan.features import encode
-
-        return Decision(encode(observation, legal))
+        return Decision(guandan_features.encode(observation, legal))
 
     def network(self, role: str, config: ModelConfig) -> nn.Module:
-        from paiju.games.guandan.features import INPUT_SIZE
-
-        return FeatureQNet(INPUT_SIZE, config)
+        return FeatureQNet(guandan_features.INPUT_SIZE, config)
 
     def fallback(self, seed: int) -> Agent:
-        from paiju.agents.rules.guandan import GuanDanRulesAgent
-
         return GuanDanRulesAgent(seed)
 
     def selfplay_rules(self) -> Any:
-        from paiju.games.guandan.rules import GuanDanRules
-
         return GuanDanRules()
 
     def step_return(self, final: State, seat: int, deal: int, objective: Objective) -> float:
-        from paiju.games.guandan.levels import team
-
         rounds = final.rounds  # type: ignore[attr-defined]
         value = float(rounds[deal].outcome.scores[team(seat)])
         winner = final.winner  # type: ignore[attr-defined]
