@@ -57,11 +57,34 @@ def serve(host: Annotated[str, typer.Option(help="Interface to listen on.")] = "
                                                            "the default action is played.")] = 60.0,
           bot_delay: Annotated[float, typer.Option(help="Seconds a built-in bot waits before acting.")] = 0.5,
           platform_games: Annotated[int, typer.Option(help="GuanDan platform endpoint: games per match.")] = 1,
+          platform_group_by_name: Annotated[bool, typer.Option(
+              help="GuanDan platform endpoint: match only clients connected under the same name.")] = False,
+          max_tables: Annotated[int, typer.Option(help="Tables waiting or playing at once.")] = 256,
+          max_tables_per_client: Annotated[int, typer.Option(
+              help="Tables in progress one client address may have created.")] = 8,
+          max_reservations_per_client: Annotated[int, typer.Option(
+              help="Open seats one client address may hold reserved.")] = 8,
+          requests_per_minute: Annotated[int, typer.Option(
+              help="Table creations and seat reservations per client address per minute.")] = 120,
+          reservation_timeout: Annotated[float, typer.Option(
+              help="Seconds a seat token may go unused before the seat is given up.")] = 300.0,
+          keep_games: Annotated[int, typer.Option(
+              help="Finished games kept in the database, oldest deleted first (0: keep all).")] = 0,
           ) -> None:
     """The arena: a browser table for people, websocket seats for bots, the GuanDan platform endpoint."""
     from paiju.serve.cli import serve as run_server
+    from paiju.serve.settings import ServeSettings
 
-    run_server(host, port, db, move_timeout, bot_delay, platform_games)
+    try:
+        settings = ServeSettings(
+            db_path=db, move_timeout=move_timeout, bot_delay=bot_delay, platform_games=platform_games,
+            platform_group_by_name=platform_group_by_name, max_tables=max_tables,
+            max_tables_per_client=max_tables_per_client, max_reservations_per_client=max_reservations_per_client,
+            requests_per_minute=requests_per_minute, reservation_timeout=reservation_timeout,
+            max_stored_games=keep_games)
+    except ValueError as error:
+        raise typer.BadParameter(str(error)) from None
+    run_server(settings, host, port)
 
 
 @play_app.command("doudizhu")
@@ -117,6 +140,7 @@ def _play_terminal(game_name: str, view: object, seat: int, bot: str, hint: str,
     import random
 
     from paiju import load_game, make_agent
+    from paiju.eval.seeds import derive_seed
     from paiju.play.terminal import play_terminal
 
     game = load_game(game_name)
@@ -124,7 +148,8 @@ def _play_terminal(game_name: str, view: object, seat: int, bot: str, hint: str,
         raise PaijuError(f"seat must be 0..{game.num_players - 1}, got {seat}")
     seed = random.randrange(2**31) if seed is None else seed
     console.print(f"{title}, deal seed {seed}. You are seat {seat}.")
-    bots = [None if s == seat else make_agent(bot, game_name, seed + s) for s in range(game.num_players)]
+    bots = [None if s == seat else make_agent(bot, game_name, derive_seed(seed, "agent", s))
+            for s in range(game.num_players)]
     try:
         play_terminal(game, view, bots, seat, seed, hint_agent=make_agent(hint, game_name, seed),  # type: ignore[arg-type]
                       rules=rules, console=console)
@@ -271,7 +296,20 @@ def legal_guandan() -> None:
 @app.command()
 def replay(path: Annotated[Path, typer.Argument(help="A paiju JSON record, or a DeepRocket record text file.")]
            ) -> None:
-    """Print a recorded game move by move."""
+    """Print a recorded game move by move; a bad record is one line naming the file and the problem (exit 2)."""
+    try:
+        lines = _replay_lines(path)
+    except PaijuError as error:
+        report(error)
+        raise typer.Exit(2) from None
+    for line in lines:
+        console.print(line)
+
+
+def _replay_lines(path: Path) -> list[str]:
+    """The account of the record at ``path``: paiju's JSON record format for a ``.json`` file, else DeepRocket's
+    text; ``RecordError`` naming the file and the problem."""
+    from paiju.core.errors import RecordError
     from paiju.core.record import load_record
     from paiju.core.replay import replay_lines
 
@@ -281,8 +319,10 @@ def replay(path: Annotated[Path, typer.Argument(help="A paiju JSON record, or a 
         from paiju.games.doudizhu.deeprocket import load_deeprocket_file
 
         record = load_deeprocket_file(path).to_record()
-    for line in replay_lines(record):
-        console.print(line)
+    try:
+        return replay_lines(record)
+    except RecordError as error:
+        raise RecordError(f"{path}: {error}") from None
 
 
 @app.command()
@@ -326,8 +366,16 @@ def main() -> None:
     try:
         app()
     except PaijuError as error:
-        console.print(f"[red]error:[/red] {error}")
+        report(error)
         sys.exit(2)
+
+
+def report(error: PaijuError) -> None:
+    """Print ``error`` as one line, verbatim (messages quote plays such as ``[seat, action]``, which rich
+    would read as markup)."""
+    from rich.markup import escape
+
+    console.print(f"[red]error:[/red] {escape(str(error))}", soft_wrap=True)
 
 
 if __name__ == "__main__":

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import re
+import resource
 import shlex
 import sys
 import time
@@ -14,7 +16,7 @@ from typing import Any
 import pytest
 
 from paiju import load_game, make_agent
-from paiju.agents.external import ExternalAgent
+from paiju.agents.external import ANSWER_LIMIT, STDERR_TAIL_CHARS, ExternalAgent, _Fault, _Output
 from paiju.agents.random_agent import RandomAgent
 from paiju.core.errors import AgentError, PaijuError
 from paiju.core.match import play_game
@@ -69,8 +71,8 @@ def test_three_random_bots_play_a_game_each_seeing_only_its_own_seat(
         raw_lines = log.read_text(encoding="utf-8").splitlines()
         messages = read_log(log)
         starts = [m for m in messages if m["type"] == "start"]
-        assert starts == [{"v": 1, "type": "start", "game": "doudizhu", "seat": seat, "rules": record["rules"]}] \
-            * (state.deal_number + 1)
+        assert starts == [{"v": 1, "type": "start", "game": "doudizhu", "seat": seat, "rules": record["rules"],
+                           "seed": 0}] * (state.deal_number + 1)
         assert [m for m in messages if m["type"] == "act"] == requests[seat]
         assert messages[-1] == {"v": 1, "type": "end", "game": "doudizhu", "seat": seat,
                                 "result": json.loads(json.dumps(state.result()))}
@@ -113,6 +115,13 @@ FAULTS = [
     pytest.param(["quit", "3"], 0, ["exited with code 3"], id="exits-early"),
     pytest.param(["chatty"], 3, ["wrote output nobody asked for", "'{\"action\": \"hello\"}'"],
                  id="unrequested-output"),
+    pytest.param(["--after", "1", "answer", "[" * 100_000], 3,
+                 ["answered JSON nested too deeply to read", "'" + "[" * 200 + "' (first 200 of 100000 characters)"],
+                 id="deeply-nested"),
+    pytest.param(["--after", "1", "answer", '{"action": ' + "7" * 5000 + "}"], 3,
+                 ["answered a number longer than 4300 digits", "'{\"action\": 7777"], id="huge-integer"),
+    pytest.param(["--after", "1", "stdout-flood"], 3,
+                 [f"wrote a line longer than the answer limit of {ANSWER_LIMIT} bytes"], id="endless-line"),
 ]
 
 
@@ -138,6 +147,60 @@ def test_a_fault_raises_agent_error_before_anything_is_applied(
     pid = re.search(r"faulty bot pid (\d+)", message)  # the tail of the program's stderr
     assert pid is not None and _process_is_gone(int(pid.group(1)))
     assert not agent.running
+
+
+def test_endless_stderr_keeps_only_its_end_and_the_time_limit_holds() -> None:
+    agent = ExternalAgent(command(FAULTY_BOT, "stderr-flood"), timeout=1, name="flood")
+    state = GAME.new_state(7)
+    agent.begin("doudizhu", 0, {"mode": "research"})
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    started = time.monotonic()
+    try:
+        with pytest.raises(AgentError) as caught:
+            agent.act(state.observation(0), state.legal_actions())
+    finally:
+        agent.close()
+    assert time.monotonic() - started < 3
+    assert resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - peak < 100_000  # KiB: the flood was not kept
+    message = str(caught.value)
+    assert "the program gave no answer within 1 s; its stderr ends with:\n" in message
+    assert message.endswith("\n" + "x" * STDERR_TAIL_CHARS)
+
+
+def test_output_waiting_unread_is_bounded() -> None:
+    output = _Output()
+    output.read(io.BytesIO(b"{}\n" * (ANSWER_LIMIT // 3 + 1) + b"never read"))
+    assert output.take(0.0) == b"{}\n"
+    with pytest.raises(_Fault, match=f"wrote more than {ANSWER_LIMIT} bytes nobody asked for"):
+        while True:
+            output.take(0.0)
+
+
+def test_an_answer_may_fill_the_limit() -> None:
+    output = _Output()
+    answer = b'{"action": "' + b"3" * (ANSWER_LIMIT - 15) + b'"}\n'
+    output.read(io.BytesIO(answer))
+    assert len(answer) == ANSWER_LIMIT and output.take(0.0) == answer and output.take(0.0) is None
+    output = _Output()
+    output.read(io.BytesIO(b"3" + answer))
+    with pytest.raises(_Fault, match=f"wrote a line longer than the answer limit of {ANSWER_LIMIT} bytes"):
+        output.take(0.0)
+
+
+def test_the_process_plays_game_after_game_each_start_carrying_that_games_seed(tmp_path: Path) -> None:
+    log = tmp_path / "messages.jsonl"
+    agent = ExternalAgent(command(RANDOM_BOT, "--log", log), timeout=5, seed=41)
+    pids = []
+    try:
+        for seed in (41, 42):
+            agent.seed = seed
+            play_game(GAME, [agent, RandomAgent(1), RandomAgent(2)], seed)
+            assert agent._program is not None
+            pids.append(agent._program.process.pid)
+    finally:
+        agent.close()
+    assert pids[0] == pids[1]
+    assert [m["seed"] for m in read_log(log) if m["type"] == "start"] == [41, 42]
 
 
 def test_answers_compare_as_json_values_so_true_is_not_bid_one() -> None:

@@ -15,7 +15,8 @@ from paiju.games.guandan import GuanDanRules
 ROOT = Path(__file__).resolve().parents[2]
 RANDOM_BOT = ROOT / "examples" / "ext_random_bot.py"
 GAME = load_game("guandan")
-OBS_KEYS = {"hand", "level", "self_level", "oppo_level", "history", "greater", "cards_left", "finished"}
+OBS_KEYS = {"hand", "level", "self_level", "oppo_level", "history", "greater", "cards_left", "finished", "round",
+            "previous_order", "tribute", "back", "anti_tribute"}
 
 
 def as_json(value):

@@ -109,8 +109,14 @@ def _tampered(record: dict) -> dict:
     ("{not json", "not JSON"),
     ("[1, 2, 3]", "a record is a JSON object, got a JSON list"),
     ('{"seed": 1}', "the record names no game"),
-    ('{"game": "chess", "actions": []}', "unknown game 'chess'"),
-    (json.dumps({"game": "doudizhu", "deals": []}), "does not replay"),
+    ('{"game": "chess", "format": 1, "deals": [], "actions": []}', "unknown game 'chess'"),
+    (json.dumps({"game": "doudizhu", "format": 1, "deals": [], "actions": []}), "does not replay"),
+    ('{"game": "doudizhu", "deals": [], "actions": []}',
+     'not a paiju record: expected "format": 1 (paiju\'s record format), got none'),
+    ('{"game": "doudizhu", "format": "1"}', 'expected "format": 1 (paiju\'s record format), got "1"'),
+    ('{"game": "doudizhu", "format": 1, "seed": NaN}', "not JSON: NaN is not a JSON value"),
+    ("[" * 100_000, "JSON nested too deeply to read"),
+    ('{"game": "doudizhu", "seed": ' + "9" * 5000 + "}", "JSON holding an integer longer than 4300 digits"),
     (json.dumps(_tampered(_random_game(5, DouDizhuRules()).to_record())), "does not replay: action 0"),
 ])
 def test_bad_file_is_named(tmp_path: Path, content: str | None, message: str) -> None:

@@ -8,11 +8,15 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import paiju
 import paiju.core.replay
+import paiju.games.guandan
 from paiju.core.errors import RecordError
 from paiju.core.game import State
+from paiju.core.record import RECORD_FORMAT
 from paiju.core.replay import replay_lines
 from paiju.games.doudizhu import DouDizhuRules, format_cards, parse_cards
 from paiju.games.doudizhu.deeprocket import load_deeprocket_file
@@ -108,3 +112,79 @@ def test_multi_round_guandan_record_replays_round_by_round() -> None:
     assert len([line for line in lines if line[:4].strip().isdigit()]) == len(record["actions"])
     opening = guandan.opening_state(record)
     assert opening.deal_number == 0 and not opening.to_record()["actions"]
+
+
+def _finished(name: str, seed: int, rules: object = None) -> dict:
+    game = paiju.load_game(name)
+    state, rng = game.new_state(seed, rules), random.Random(seed)
+    while not state.is_terminal():
+        state.apply(rng.choice(state.legal_actions()))
+    return state.to_record()
+
+
+RECORDS = [_finished("doudizhu", 21), _finished("doudizhu", 22, FULL), _finished("gongzhu", 23),
+           _finished("guandan", 24, paiju.games.guandan.GuanDanRules(rounds=1))]
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=6), inner, max_size=4),
+    max_leaves=8)
+
+
+@st.composite
+def mutated_records(draw: st.DrawFn) -> dict:
+    """A finished game's record with one part (a field, an entry of a list, a field of an entry) replaced by any
+    JSON, or a field removed."""
+    record = json.loads(json.dumps(draw(st.sampled_from(RECORDS))))
+    key = draw(st.sampled_from([*record, "start"]))
+    part = draw(st.sampled_from(["replace", "remove", "entry", "field"]))
+    if part == "remove":
+        record.pop(key, None)
+    elif part in ("entry", "field") and isinstance(record.get(key), list) and record[key]:
+        index = draw(st.integers(0, len(record[key]) - 1))
+        entry = record[key][index]
+        if part == "field" and isinstance(entry, list) and entry:
+            entry[draw(st.integers(0, len(entry) - 1))] = draw(JSON_VALUES)
+        elif part == "field" and isinstance(entry, dict) and entry:
+            entry[draw(st.sampled_from(sorted(entry)))] = draw(JSON_VALUES)
+        else:
+            record[key][index] = draw(JSON_VALUES)
+    else:
+        record[key] = draw(JSON_VALUES)
+    return record
+
+
+@settings(max_examples=300, deadline=None)
+@given(mutated_records())
+def test_a_mutated_record_replays_or_raises_record_error(record: dict) -> None:
+    try:
+        lines = replay_lines(record)
+    except RecordError as error:
+        assert str(error) and "\n" not in str(error)
+    else:
+        assert lines[0] == f"game: {record['game']}"
+
+
+@pytest.mark.parametrize(("change", "problem"), [
+    ({"format": ...}, 'not a paiju record: expected "format": 1 (paiju\'s record format), got none'),
+    ({"format": None}, 'not a paiju record: expected "format": 1 (paiju\'s record format), got null'),
+    ({"format": 2}, 'expected "format": 1 (paiju\'s record format), got 2'),
+    ({"format": True}, 'expected "format": 1 (paiju\'s record format), got true'),
+    ({"seed": 2**64}, "the seed is an integer from 0 to 2**64 - 1 or null, got 18446744073709551616"),
+    ({"seed": -1}, "the seed is an integer from 0 to 2**64 - 1 or null, got -1"),
+    ({"seed": "5"}, "the seed is an integer from 0 to 2**64 - 1 or null, got \"5\""),
+    ({"deals": {"hands": []}}, '"deals" is a list, got {"hands": []}'),
+    ({"actions": [[0]]}, "action 0 is [seat, action] with an integer seat, got [0]"),
+    ({"actions": [["0", "3"]]}, 'action 0 is [seat, action] with an integer seat, got ["0", "3"]'),
+    ({"actions": [[0, ["3"]]]}, 'action 0 ([0, ["3"]]) does not replay: a play is a string of rank letters'),
+])
+def test_a_bad_header_or_action_is_named(change: dict, problem: str) -> None:
+    """``...`` removes the field."""
+    record = {key: value for key, value in {**_random_game(13, DouDizhuRules()).to_record(), **change}.items()
+              if value is not ...}
+    with pytest.raises(RecordError) as caught:
+        replay_lines(record)
+    assert problem in str(caught.value)
+
+
+def test_records_of_every_game_are_in_paiju_format() -> None:
+    assert {record["format"] for record in RECORDS} == {RECORD_FORMAT}

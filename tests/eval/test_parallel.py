@@ -1,8 +1,11 @@
 import operator
+import os
 from functools import partial
+from pathlib import Path
 
 import pytest
 
+from paiju.core.errors import AgentError, PaijuError
 from paiju.eval.parallel import map_units
 from paiju.eval.seeds import derive_seed
 
@@ -31,3 +34,46 @@ def test_derived_seeds_are_stable_and_distinct() -> None:
     seeds = {derive_seed(seed, kind, index) for seed in (0, 1) for kind in ("deck", "agent") for index in range(50)}
     assert len(seeds) == 200
     assert all(0 <= seed < 2**63 for seed in seeds)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def importable_tests(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Spawned workers share this process's ``sys.path``: with the root on it they import this module's work."""
+    monkeypatch.syspath_prepend(str(ROOT))
+
+
+class Unpicklable(Exception):
+    def __init__(self, what: str, why: str) -> None:
+        super().__init__(f"{what}: {why}")
+
+
+def fail_unpicklably(chunk: range) -> list[int]:
+    raise Unpicklable("chunk", f"starting at {chunk.start}")
+
+
+def die(chunk: range) -> list[int]:
+    os._exit(3)
+
+
+def fail_as_an_agent(chunk: range) -> list[int]:
+    raise AgentError("ext:bot", 2, f"act request: the program gave no answer within 1 s (unit {chunk.start})")
+
+
+def test_an_agent_error_in_a_worker_arrives_whole(importable_tests: None) -> None:
+    with pytest.raises(AgentError) as caught:
+        map_units(fail_as_an_agent, 1, 2, progress=False)
+    assert (caught.value.agent, caught.value.seat) == ("ext:bot", 2)
+    assert caught.value.problem == "act request: the program gave no answer within 1 s (unit 0)"
+
+
+def test_an_error_that_cannot_be_pickled_comes_back_with_its_type_and_text(importable_tests: None) -> None:
+    with pytest.raises(PaijuError, match=r"work on units 0\.\.0 failed: Unpicklable: chunk: starting at 0"):
+        map_units(fail_unpicklably, 1, 2, progress=False)
+
+
+def test_a_dead_worker_is_a_clear_error(importable_tests: None) -> None:
+    with pytest.raises(PaijuError, match=r"a worker process died before units 0\.\.0 were played"):
+        map_units(die, 1, 2, progress=False)

@@ -18,9 +18,8 @@ from paiju.games.doudizhu.rules import DouDizhuRules
 from paiju.games.gongzhu.rules import GongzhuRules
 from paiju.games.guandan import GuanDanRules
 
-NOT_IN_GUANDAN_OBS = ("round_number", "tribute", "back", "anti_tribute", "previous_order", "a_failures",
-                      "team_scores")
-"""GuanDan fields the protocol does not carry (read back as a first round's); no built-in agent reads them."""
+NOT_IN_GUANDAN_OBS = {"a_failures": (0, 0), "team_scores": (0, 0)}
+"""GuanDan fields the protocol does not carry, and what they read back as; no built-in agent reads them."""
 
 CASES = [
     pytest.param("doudizhu", DouDizhuRules(mode="full"), 6, 4, {"bid", "play"}, id="doudizhu-full"),
@@ -37,10 +36,10 @@ def through_json(value: Any) -> Any:
     return json.loads(json.dumps(value))
 
 
-def positions(name: str, rules: Any, games: int):
-    """(state, seat to act) at every decision of ``games`` random games."""
+def positions(name: str, rules: Any, games: int, first_seed: int = 0):
+    """(state, seat to act) at every decision of ``games`` random games (seeds from ``first_seed`` on)."""
     game = load_game(name)
-    for seed in range(games):
+    for seed in range(first_seed, first_seed + games):
         state = game.new_state(seed, rules)
         rng = random.Random(seed)
         while not state.is_terminal():
@@ -53,8 +52,7 @@ def expected(name: str, observation: Any) -> Any:
     """What the rebuilt observation of the seat to act must equal."""
     if name != "guandan":
         return observation
-    return dataclasses.replace(observation, round_number=0, tribute=(), back=(), anti_tribute=(), previous_order=(),
-                               a_failures=(0, 0), team_scores=(0, 0))
+    return dataclasses.replace(observation, **NOT_IN_GUANDAN_OBS)
 
 
 @pytest.mark.parametrize(("name", "rules", "games", "every", "decided_in"), CASES)
@@ -84,6 +82,30 @@ def test_observations_read_back_from_json_play_as_the_originals(name, rules, gam
     assert phases == checked == decided_in
 
 
+def test_guandan_obs_reads_back_every_round_with_its_gifts_and_determinizes():
+    """Rounds after the first: single and double tribute, back, anti-tribute; the rebuilt observation of the seat to
+    act is the original (but for the standing the protocol leaves out), and determinizes."""
+    game = load_game("guandan")
+    rules = GuanDanRules(rounds=6, start_level="T")
+    seen: set[str] = set()
+    for step, (state, to_act) in enumerate(positions("guandan", rules, 5)):
+        if to_act is None:
+            continue
+        original = state.observation(to_act)
+        obs = through_json(original.to_json())
+        rebuilt = game.observation_from_json(obs, to_act, state.phase, rules)
+        assert rebuilt == expected("guandan", original)
+        assert obs["round"] == state.deal_number
+        assert (obs["previous_order"] is None) == (state.deal_number == 0)
+        if state.phase != "play" or step % 20 == 0:
+            assert game.determinize(rebuilt, random.Random(step)).observation(to_act) == rebuilt
+        seen.update(kind for kind, present in [
+            ("tribute", state.phase == "tribute"), ("back", state.phase == "back"),
+            ("double tribute", len(original.tribute) == 2), ("back given", bool(original.back)),
+            ("anti-tribute", bool(original.anti_tribute)), ("later round", state.deal_number >= 2)] if present)
+    assert seen == {"tribute", "back", "double tribute", "back given", "anti-tribute", "later round"}
+
+
 def act_message_obs(name: str, seed: int, steps: int) -> tuple[dict[str, Any], int, str]:
     """The ``obs``, seat and phase of the decision after ``steps`` random actions."""
     game = load_game(name)
@@ -111,6 +133,15 @@ BAD_OBS = [
      "guandan obs field 'history': entry"),
     ("guandan", lambda obs: obs.update(greater=[7, ["PASS", "PASS", "PASS"]]), "guandan obs field 'greater'"),
     ("guandan", lambda obs: obs.update(cards_left=[3, 3, 3, 3]), "guandan obs field 'cards_left': seat"),
+    ("guandan", lambda obs: obs.pop("round"), "guandan obs has no field 'round'"),
+    ("guandan", lambda obs: obs.update(round=-1), "guandan obs field 'round': expected an integer >= 0"),
+    ("guandan", lambda obs: obs.update(previous_order=[0, 1, 1, 3]),
+     "guandan obs field 'previous_order': expected the four seats once each"),
+    ("guandan", lambda obs: obs.update(tribute=[[3, 3, "HA"]]),
+     "guandan obs field 'tribute': entry 0: seat 3 cannot give a card to itself"),
+    ("guandan", lambda obs: obs.update(back=[[0, 3]]), "guandan obs field 'back': entry 0: expected "),
+    ("guandan", lambda obs: obs.update(back=[[0, 3, "X5"]]), "guandan obs field 'back': entry 0: unknown card 'X5'"),
+    ("guandan", lambda obs: obs.update(anti_tribute=[4]), "guandan obs field 'anti_tribute': entry 0: expected an"),
     ("gongzhu", lambda obs: obs.update(leader=4), "gongzhu obs field 'leader': expected an integer in 0..3"),
     ("gongzhu", lambda obs: obs.update(hand=["SQ", "SQ"]), "gongzhu obs field 'hand': a card appears twice"),
     ("gongzhu", lambda obs: obs.update(taken=[[], [], []]), "gongzhu obs field 'taken': expected 4 entries"),

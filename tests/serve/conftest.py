@@ -25,6 +25,8 @@ import websockets
 from paiju.serve.cli import uvicorn_config
 from paiju.serve.settings import ServeSettings
 
+LOOSE_CLIENT_LIMITS = {"max_tables_per_client": 256, "max_reservations_per_client": 1024,
+                       "requests_per_minute": 100_000}
 STARTUP_LIMIT = 15.0
 MESSAGE_LIMIT = 15.0
 """Seconds a test client waits for the server's next message."""
@@ -55,11 +57,12 @@ def running_arena(settings: ServeSettings) -> Iterator[str]:
 
 @pytest.fixture
 def arena_settings(request: pytest.FixtureRequest, tmp_path) -> ServeSettings:
-    """The settings the arena under test runs with: a fresh database per test, a 5 s move limit; a test
-    changes them with ``@pytest.mark.parametrize("arena_settings", [{"move_timeout": 0.2}], indirect=True)``."""
+    """The settings the arena under test runs with: a fresh database per test, a 5 s move limit, per-client
+    limits far above what one test's clients (all on one address) need; a test changes them with
+    ``@pytest.mark.parametrize("arena_settings", [{"move_timeout": 0.2}], indirect=True)``."""
     overrides = getattr(request, "param", {})
     return ServeSettings(**{"db_path": tmp_path / "arena.sqlite3", "move_timeout": 5.0,
-                            "static_dir": tmp_path / "static", **overrides})
+                            "static_dir": tmp_path / "static", **LOOSE_CLIENT_LIMITS, **overrides})
 
 
 @pytest.fixture

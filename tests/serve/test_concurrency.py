@@ -11,6 +11,7 @@ import websockets
 
 from paiju import load_game
 from paiju.core.agent import Agent
+from paiju.eval.seeds import derive_seed
 from paiju.serve import lobby
 from paiju.serve.tables import ABORTED_MESSAGE, Table
 
@@ -113,7 +114,8 @@ def slow_bots(monkeypatch):
     make_bot = lobby.make_bot
 
     def slow_or_usual(name: str, game: str, seed: int) -> Agent:
-        return SlowAgent() if SLOW_SEED < seed <= SLOW_SEED + 4 else make_bot(name, game, seed)
+        slow_seeds = {derive_seed(SLOW_SEED, "agent", seat) for seat in range(4)}
+        return SlowAgent() if seed in slow_seeds else make_bot(name, game, seed)
 
     monkeypatch.setattr(lobby, "make_bot", slow_or_usual)
 

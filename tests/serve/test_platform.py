@@ -4,9 +4,15 @@ clients against the live arena (``conftest.arena_url``)."""
 from __future__ import annotations
 
 import asyncio
+import base64
+import hashlib
+import itertools
 import json
+import os
 import random
+import socket
 import time
+import urllib.parse
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
@@ -16,6 +22,7 @@ import websockets
 
 from paiju import load_game
 from paiju.games.guandan import GuanDanState, format_cards, parse_cards
+from paiju.serve import platform
 from paiju.serve import platform_messages as messages
 from paiju.serve.platform import SERVER_ERROR
 from paiju.serve.settings import ServeSettings
@@ -40,6 +47,8 @@ BAD_ANSWERS = [
     ('{"actIndex": -1}', "from 0 to indexRange"),
     ('{"actIndex": true}', "must be an integer"),
     ('{"type": "ping"}', "JSON object"),
+    ("[" * 100_000, "nested too deeply"),
+    ('{"actIndex": ' + "9" * 5000 + "}", "too many digits"),
 ]
 
 Chooser = Callable[[dict[str, Any]], int | None]
@@ -135,11 +144,15 @@ def check_own_hand_only(bot: PlatformBot, seat: int) -> None:
     for message in bot.received:
         if message["type"] == "act":
             assert set(message) == ACT_KEYS
+            check_act_types(message)
             assert message["handCards"] == format_cards(parse_cards(message["handCards"]))
             assert Counter(message["handCards"]) == +hand
             assert message["indexRange"] == len(message["actionList"]) - 1
             if message["stage"] in GIFT_STAGES:
                 assert {action[0] for action in message["actionList"]} == {message["stage"]}
+            if message["greaterPos"] == -1:  # a lead (or a gift): no trick in progress
+                assert (message["curPos"], message["curAction"], message["greaterAction"]) == (-1, None, None)
+                assert all(info["playArea"] is None for info in message["publicInfo"])
             continue
         assert message["type"] == "notify" and set(message) == {"type", "stage", *NOTICE_KEYS[message["stage"]]}
         stage = message["stage"]
@@ -151,6 +164,22 @@ def check_own_hand_only(bot: PlatformBot, seat: int) -> None:
         elif stage in GIFT_STAGES:
             for giver, receiver, card in message["result"]:
                 hand[card] += (receiver == seat) - (giver == seat)
+
+
+def check_act_types(act: dict[str, Any]) -> None:
+    """The JSON types of the spec's ``act`` example: ranks as strings, positions as integers (``-1`` for none),
+    actions as ``[type, rank, cards]`` lists or ``null``, ``publicInfo`` four ``{"rest", "playArea"}``."""
+    assert all(isinstance(act[key], str) for key in ("stage", "selfRank", "oppoRank", "curRank"))
+    assert all(type(act[key]) is int and -1 <= act[key] <= 3 for key in ("curPos", "greaterPos"))
+    for position, action in (("curPos", "curAction"), ("greaterPos", "greaterAction")):
+        assert (act[position] == -1) == (act[action] is None)
+        assert act[action] is None or (isinstance(act[action], list) and len(act[action]) == 3)
+    assert len(act["publicInfo"]) == 4
+    for info in act["publicInfo"]:
+        assert set(info) == {"rest", "playArea"} and type(info["rest"]) is int
+        assert info["playArea"] is None or (isinstance(info["playArea"], list) and len(info["playArea"]) == 3)
+    assert all(isinstance(action, list) and len(action) == 3 for action in act["actionList"])
+    assert type(act["indexRange"]) is int
 
 
 def split_by_game(notices: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
@@ -203,7 +232,7 @@ def test_a_match_plays_full_games_to_a_with_tribute_and_back(arena_url, arena_se
     for number, ((listing, record), game_notices) in enumerate(zip(games, split_by_game(notices), strict=True)):
         assert listing["game"] == "guandan"
         assert listing["seats"] == [f"platform:duel#{seat}" for seat in range(4)]
-        assert record["seed"] == 11 + number
+        assert record["seed"] == platform.game_seed(11, number) != 11 + number
         state = check_record_matches_notices(record, game_notices)
         assert state.result() == listing["result"]
         winners.append(state.winner)
@@ -300,20 +329,167 @@ def test_a_client_that_leaves_mid_match_plays_defaults_and_the_match_finishes(ar
     assert defaults > 0 and state.is_terminal()
 
 
-def test_a_client_that_leaves_before_the_match_gives_up_its_place(arena_url):
-    url = platform_url(arena_url, "queue")
+def test_a_client_that_leaves_before_the_match_gives_up_its_place(arena_url, arena_settings):
+    names = ["first", "second", "third", "fourth"]
 
     async def scenario() -> list[PlatformBot]:
-        quitter = await PlatformBot.connect(url)
+        first = await PlatformBot.connect(platform_url(arena_url, names[0]))
+        quitter = await PlatformBot.connect(platform_url(arena_url, "quitter"))
         await quitter.connection.close()
         await asyncio.sleep(0.2)  # the server sees the close before the next client connects
-        return await _connect_and_play(url, [random_chooser(seat) for seat in range(4)])
+        bots = [first, *[await PlatformBot.connect(platform_url(arena_url, name)) for name in names[1:]]]
+        await play_match(bots, [random_chooser(seat) for seat in range(4)])
+        return bots
 
     bots = run(scenario())
 
     for seat, bot in enumerate(bots):
         assert bot.received[0]["stage"] == "beginning" and bot.received[0]["myPos"] == seat
         assert bot.notices("gameResult")
+    [(listing, _)] = stored_games(arena_settings)
+    assert listing["seats"] == [f"platform:{name}#{seat}" for seat, name in enumerate(names)]
+
+
+def test_clients_under_different_names_are_matched_in_connection_order(arena_url, arena_settings):
+    async def scenario() -> list[PlatformBot]:
+        bots = [await PlatformBot.connect(platform_url(arena_url, f"client{seat}")) for seat in range(4)]
+        await play_match(bots, [random_chooser(seat) for seat in range(4)])
+        return bots
+
+    bots = run(scenario())
+
+    for seat, bot in enumerate(bots):
+        assert bot.received[0]["stage"] == "beginning" and bot.received[0]["myPos"] == seat
+        check_own_hand_only(bot, seat)
+        assert bot.public_notices() == bots[0].public_notices()
+    [(listing, record)] = stored_games(arena_settings)
+    assert listing["seats"] == [f"platform:client{seat}#{seat}" for seat in range(4)]
+    check_record_matches_notices(record, bots[0].public_notices())
+
+
+@pytest.mark.parametrize("arena_settings", [{"platform_group_by_name": True}], indirect=True)
+def test_grouped_by_name_only_clients_of_one_name_are_matched(arena_url, arena_settings):
+    names = ("east", "west")
+
+    async def scenario() -> dict[str, list[PlatformBot]]:
+        groups: dict[str, list[PlatformBot]] = {name: [] for name in names}
+        for _ in range(4):
+            for name in names:
+                groups[name].append(await PlatformBot.connect(platform_url(arena_url, name)))
+        await asyncio.gather(*(play_match(group, [random_chooser(seat) for seat in range(4)])
+                               for group in groups.values()))
+        return groups
+
+    groups = run(scenario())
+
+    for group in groups.values():
+        for seat, bot in enumerate(group):
+            assert bot.received[0]["myPos"] == seat and bot.notices("gameResult")
+            assert bot.public_notices() == group[0].public_notices()
+    assert sorted(listing["seats"] for listing, _ in stored_games(arena_settings)) == [
+        [f"platform:{name}#{seat}" for seat in range(4)] for name in names]
+
+
+@pytest.mark.parametrize("arena_settings", [{"platform_group_by_name": True}], indirect=True)
+def test_clients_beyond_the_waiting_limit_are_refused_until_places_free_up(arena_url, monkeypatch):
+    monkeypatch.setattr(platform, "MAX_WAITING", 3)
+
+    async def refusal(name: str) -> tuple[dict[str, Any], int | None]:
+        bot = await PlatformBot.connect(platform_url(arena_url, name))
+        message = await bot.receive()
+        with pytest.raises(websockets.ConnectionClosed):
+            await bot.receive()
+        return message, bot.connection.close_code
+
+    async def scenario() -> tuple[tuple[dict[str, Any], int | None], list[PlatformBot], PlatformBot]:
+        north = [await PlatformBot.connect(platform_url(arena_url, "north")) for _ in range(3)]
+        refused = await refusal("south")
+        north.append(await PlatformBot.connect(platform_url(arena_url, "north")))  # it completes a match
+        south = await PlatformBot.connect(platform_url(arena_url, "south"))  # nobody waits now
+        await play_match(north, [random_chooser(seat) for seat in range(4)])
+        with pytest.raises(TimeoutError):  # admitted: it waits for three more clients
+            await asyncio.wait_for(south.connection.recv(), 0.3)
+        await south.connection.close()
+        return refused, north
+
+    (message, code), north = run(scenario())
+
+    assert message == messages.error("too many clients are waiting for a match (3); try again later")
+    assert code == 1013
+    assert all(bot.notices("gameResult") for bot in north)
+
+
+@pytest.mark.parametrize("arena_settings", [{"platform_games": 3}], indirect=True)
+def test_each_game_of_a_match_is_dealt_from_its_own_unpredictable_seed(arena_url, arena_settings):
+    bots = run(_connect_and_play(platform_url(arena_url, "fresh"), [random_chooser(seat) for seat in range(4)]))
+
+    games = stored_games(arena_settings)
+    seeds = [record["seed"] for _, record in games]
+    assert len(seeds) == 3
+    # 128 random bits each: a seed below 2**64, or two within 2**64 of each other, once in 2**63 matches.
+    assert all(2**64 <= seed < 2**128 for seed in seeds)
+    assert all(abs(one - other) > 2**64 for one, other in itertools.combinations(seeds, 2))
+    for (_, record), notices in zip(games, split_by_game(bots[0].public_notices()), strict=True):
+        check_record_matches_notices(record, notices)
+
+
+def test_seeds_asked_for_are_hashed_with_the_game_number() -> None:
+    seeds = [platform.game_seed(11, number) for number in range(3)]
+    assert seeds == [int.from_bytes(hashlib.sha256(f"paiju platform 11 {number}".encode()).digest()[:16], "big")
+                     for number in range(3)]
+    assert platform.game_seed(12, 0) not in seeds
+    assert platform.game_seed(None, 0) != platform.game_seed(None, 0)
+
+
+class StuckClient:
+    """A platform client that completes the websocket handshake and then never reads. Its receive buffer and
+    segment size are made small before it connects (the server sizes its send buffer by the segment size), so
+    that the server's sends block after some kilobytes."""
+
+    def __init__(self, url: str) -> None:
+        address = urllib.parse.urlsplit(url)
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 1024)
+        self.socket.setsockopt(socket.IPPROTO_TCP, socket.TCP_MAXSEG, 536)
+        self.socket.connect((address.hostname, address.port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        self.socket.sendall(f"GET {address.path} HTTP/1.1\r\nHost: {address.netloc}\r\nUpgrade: websocket\r\n"
+                            f"Connection: Upgrade\r\nSec-WebSocket-Key: {key}\r\n"
+                            "Sec-WebSocket-Version: 13\r\n\r\n".encode())
+        response = b""
+        while not response.endswith(b"\r\n\r\n"):  # the handshake alone, byte by byte
+            response += self.socket.recv(1)
+        assert response.startswith(b"HTTP/1.1 101")
+
+    def close(self) -> None:
+        self.socket.close()
+
+
+@pytest.mark.parametrize("arena_settings", [{"send_timeout": 0.5, "move_timeout": 0.1}], indirect=True)
+def test_a_client_that_stops_reading_is_dropped_and_its_match_finishes(arena_url, arena_settings):
+    stuck = StuckClient(platform_url(arena_url, "stuck"))
+
+    async def scenario() -> list[PlatformBot]:
+        bots = [await PlatformBot.connect(platform_url(arena_url, f"reader{seat}")) for seat in (1, 2, 3)]
+        await asyncio.gather(*(bot.play(random_chooser(seat)) for seat, bot in enumerate(bots, 1)))
+        return bots
+
+    try:
+        bots = run(scenario())
+    finally:
+        stuck.close()
+
+    assert all(bot.notices("gameResult") for bot in bots)
+    [(listing, record)] = stored_games(arena_settings)
+    assert listing["seats"][0] == "platform:stuck#0"
+    state = load_game("guandan").new_state(record["seed"])
+    for seat, value in record["actions"]:
+        action = state.action_from_json(value)
+        if seat == 0:
+            legal = state.legal_actions()
+            assert action == legal[messages.default_index(legal)]
+        state.apply(action, seat)
+    assert state.is_terminal()
 
 
 def test_a_malformed_seed_is_refused(arena_url):

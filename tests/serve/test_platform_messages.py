@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from paiju import load_game
@@ -58,6 +60,35 @@ def test_act_when_following_shows_the_play_to_beat_and_the_play_area() -> None:
     assert act["publicInfo"][leader] == {"rest": 27 - lead.size, "playArea": lead.to_platform()}
     assert act["publicInfo"][follower]["playArea"] is None
     assert act["actionList"][0] == ["PASS", "PASS", "PASS"]
+
+
+def test_an_act_leading_a_new_trick_names_no_current_or_greater_play() -> None:
+    state = new_game()
+    area = messages.EMPTY_PLAY_AREA
+    while not (state.history and state.greater is None):
+        seat = state.current_player
+        action = state.legal_actions()[0]  # a lead, then three passes
+        state.apply(action, seat)
+        area = messages.next_play_area(area, seat, action, state.greater is None)
+    assert state.history[-1][1] == PASS  # the trick ended on the last pass
+    act = messages.act(state.observation(state.current_player), area, state.legal_actions())
+    assert (act["curPos"], act["curAction"], act["greaterPos"], act["greaterAction"]) == (-1, None, -1, None)
+    assert act["publicInfo"] == [{"rest": rest, "playArea": None} for rest in state.observation(0).cards_left]
+    assert "PASS" not in {action[0] for action in act["actionList"]}
+
+
+def test_an_act_to_give_a_tribute_or_back_card_lists_gifts_only() -> None:
+    state = load_game("guandan").new_state(3)
+    rng = random.Random(3)
+    for stage in ("tribute", "back"):
+        while state.phase != stage:
+            state.apply(rng.choice(state.legal_actions()))
+        act = messages.act(state.observation(state.current_player), messages.EMPTY_PLAY_AREA, state.legal_actions())
+        assert set(act) == ACT_KEYS and act["stage"] == stage
+        assert (act["curPos"], act["curAction"], act["greaterPos"], act["greaterAction"]) == (-1, None, -1, None)
+        assert act["actionList"] == [[stage, stage, [card]] for _, _, [card] in act["actionList"]]
+        assert all(info["playArea"] is None and isinstance(info["rest"], int) for info in act["publicInfo"])
+        assert [type(act[key]) for key in ("selfRank", "oppoRank", "curRank")] == [str] * 3
 
 
 def test_play_notices_name_the_highest_play_of_the_trick() -> None:
@@ -121,6 +152,9 @@ def test_a_valid_answer_gives_its_index() -> None:
     ('{"actIndex": true}', "got 'true'"),
     ('{"actIndex": 1.0}', "got '1.0'"),
     ('{"actIndex": "1"}', "must be an integer"),
+    ("[" * 100_000, "nested too deeply"),
+    ('{"actIndex": ' + "9" * 5000 + "}", "too many digits"),
+    ('{"actIndex": 1e400}', "must be an integer"),
 ])
 def test_a_bad_answer_is_refused_with_the_reason(text: str, problem: str) -> None:
     with pytest.raises(messages.AnswerError) as refusal:

@@ -116,7 +116,8 @@ def test_a_killed_server_keeps_finished_games_and_no_part_of_one_in_progress(tmp
     path = tmp_path / "arena.sqlite3"
     port = free_port()
     server = subprocess.Popen(
-        [sys.executable, "-c", f"from paiju.serve.cli import serve; serve(port={port}, db={str(path)!r})"],
+        [sys.executable, "-c", "from paiju.serve.cli import serve; from paiju.serve.settings import ServeSettings; "
+                         f"serve(ServeSettings(db_path={str(path)!r}), port={port})"],
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
     try:
         assert "paiju arena at http://127.0.0.1:" in server.stdout.readline()

@@ -36,14 +36,25 @@ def bot(agent: Annotated[str, typer.Argument(help="Agent to play: rules, dmc, mr
         raise typer.Exit(2) from None
 
 
-def connect(url: Annotated[str, typer.Argument(help="The seat's websocket: ws://HOST:PORT/ws/tables/ID?token=T.")],
-            agent: Annotated[str, typer.Option(help="Agent to play: rules, dmc, mr-greed, random, ...")],
+def connect(agent: Annotated[str, typer.Option(help="Agent to play: rules, dmc, mr-greed, random, ...")],
+            url: Annotated[str | None, typer.Argument(
+                help="The seat's websocket: ws://HOST:PORT/ws/tables/ID?token=T.")] = None,
+            platform: Annotated[str | None, typer.Option(
+                help="Play GuanDan on a competition platform server instead: ws://HOST:PORT/game/NAME.")] = None,
             seed: SeedOption = 0) -> None:
-    """Play an arena seat with a paiju agent until the game ends; prints the result as JSON."""
-    from paiju.agents.bridge import run_arena_bot
+    """Play an arena seat with a paiju agent until the game ends, or with --platform a GuanDan competition
+    platform seat until the match ends; prints the result as JSON."""
+    from paiju.agents.bridge import run_arena_bot, run_platform_bot
 
-    finished = asyncio.run(run_arena_bot(url, agent, seed))
-    typer.echo(json.dumps({"seat": finished.seat, "result": finished.result, "record_id": finished.record_id}))
+    if url is not None and platform is None:
+        finished = asyncio.run(run_arena_bot(url, agent, seed))
+        typer.echo(json.dumps({"seat": finished.seat, "result": finished.result, "record_id": finished.record_id}))
+    elif platform is not None and url is None:
+        match = asyncio.run(run_platform_bot(platform, agent, seed))
+        typer.echo(json.dumps({"seat": match.seat, "victoryNum": match.victories, "draws": match.draws}))
+    else:
+        raise typer.BadParameter("give either URL (an arena seat) or --platform URL (a competition platform "
+                                 "server), not both")
 
 
 __all__ = ["bot", "connect"]

@@ -1,9 +1,11 @@
 """External agents: any program speaking paiju's JSON-lines protocol plays a seat (``shared/specs/protocol.md``).
 
 Named ``ext:<command>`` wherever paiju takes an agent name, e.g. ``ext:python examples/ext_random_bot.py``.
-Each ``ExternalAgent`` runs its own process (so one per seat), started on the first ``begin``. The command
-is split like a POSIX shell would (``shlex``) and run directly; only a command using shell syntax (pipes,
-redirections, ``$VAR``, ``~``, globs) is run through the shell.
+Each ``ExternalAgent`` runs its own process (so one per seat), started on the first ``begin`` and kept for
+every later game (``start`` and ``end`` delimit them) until ``close``, or until a fault stops it: the next
+``begin`` then starts a new one. Evaluations keep one agent per seat for all their games
+(``paiju.eval.seating``). The command is split like a POSIX shell would (``shlex``) and run directly; only a
+command using shell syntax (pipes, redirections, ``$VAR``, ``~``, globs) is run through the shell.
 
 Messages, one compact JSON object per line (protocol v1):
 
@@ -14,22 +16,33 @@ Messages, one compact JSON object per line (protocol v1):
 ==========  ====================================================================  ==========================
 
 ``act`` also carries ``"legal":[...]``, the JSON forms of the legal actions; the answer's ``A`` must equal
-one of them (compared as JSON values: ``true`` is not ``1``). The program's standard error is kept: its
-last lines go into fault messages, and every line is logged at DEBUG level under this module's logger.
+one of them (compared as JSON values: ``true`` is not ``1``).
+
+Output limits: the program's output is read in chunks of ``READ_CHUNK`` bytes, never a line at a time, so
+that what it writes cannot take paiju's memory. An answer line may hold ``ANSWER_LIMIT`` bytes (1 MiB); a
+longer line, or more than that written and not yet asked for, is a fault. Of its standard error only the
+last ``STDERR_TAIL_BYTES`` bytes (4 KiB) are kept, whose last lines go into fault messages; what it writes
+there is logged at DEBUG level under this module's logger, a chunk at a time.
 
 Time limit: each request (writing it, and for ``act`` reading the answer) must complete within
 ``timeout`` seconds; when not given, the environment variable ``PAIJU_EXT_TIMEOUT`` (seconds, read when
 the agent is built) or else 10 s.
 
-Seeds: the program's environment holds ``PAIJU_AGENT_SEED``, the seed paiju gives the seat's agent (evaluations
-derive one per seat and deal), so that a seeded program — ``paiju bot AGENT`` (``paiju.agents.bridge``), which
-plays any paiju agent over this protocol — makes the same choices as the agent in-process.
+Seeds: the agent's ``seed`` (evaluations derive one per seat and game, ``paiju.eval.seeds``) reaches the program
+twice: in its environment as ``PAIJU_AGENT_SEED``, the seed when the process started, and in every ``start``
+message as ``"seed": N``, the seed of the game beginning, which may change between games while the process
+keeps running. A program that seeds its choices from each new game's ``seed`` (the first ``start``, or the
+first after an ``end``) plays every game as the agent in-process would, however its games are spread over
+processes — ``paiju bot AGENT`` (``paiju.agents.bridge``) plays any paiju agent over this protocol. Without a
+seed neither is sent.
 
-Faults — an answer that is not UTF-8 JSON, not an object with ``"action"``, or an action not in ``legal``;
-no answer in time; output nobody asked for (an extra line, seen by the next request); the process
-exiting, crashing or closing its pipes — raise ``AgentError`` naming the request (type, phase, move) and
-what went wrong, quoting the first 200 characters of a bad answer and, when the process died, its exit
-code and the tail of its standard error. The process is stopped; no action is ever made up.
+Faults — an answer that is not UTF-8 JSON (nested too deeply or holding a number too long for Python to
+read counts as not JSON), not an object with ``"action"``, or an action not in ``legal``; no answer in time;
+an answer line over ``ANSWER_LIMIT``; output nobody asked for (an extra line, seen by the next request); the
+process exiting, crashing or closing its pipes — raise ``AgentError`` naming the agent, the seat, the request
+(type, phase, move) and what went wrong, quoting the first 200 characters of a bad answer, and the tail of
+its standard error (with the exit code when the process died). The process is stopped; no action is ever
+made up.
 """
 
 from __future__ import annotations
@@ -42,6 +55,7 @@ import queue
 import shlex
 import signal
 import subprocess
+import sys
 import threading
 import time
 import weakref
@@ -62,8 +76,15 @@ SEED_VARIABLE = "PAIJU_AGENT_SEED"
 same agent in-process would."""
 QUOTE_LIMIT = 200
 """Characters of a bad answer quoted in a fault message."""
+READ_CHUNK = 1 << 16
+"""Bytes read at a time from the program's output and standard error."""
+ANSWER_LIMIT = 1 << 20
+"""Bytes an answer line may hold, its newline included (1 MiB), and the most output that may wait unread."""
+STDERR_TAIL_BYTES = 1 << 12
+"""Bytes kept of the end of the program's standard error (4 KiB)."""
 STDERR_TAIL_LINES = 10
 STDERR_TAIL_CHARS = 1000
+"""Lines, then characters, of the end of the program's standard error quoted in a fault message."""
 EXIT_GRACE = 1.0
 """Seconds a program gets to exit by itself (after its input closes, or after its output ended)."""
 SHELL_SYNTAX = frozenset("|&;<>()$`*?~")
@@ -114,49 +135,125 @@ def move_number(obs: dict[str, JSON]) -> int:
 
 def choose(line: bytes, legal: Sequence[Action], legal_json: Sequence[JSON]) -> Action:
     """The element of ``legal`` whose JSON form equals the answer's ``"action"``; a ``_Fault`` otherwise."""
-    try:
-        text = line.decode("utf-8").rstrip("\r\n")
-    except UnicodeDecodeError:
-        raise _Fault(f"answered bytes that are not UTF-8: {line[:QUOTE_LIMIT]!r}") from None
-    try:
-        answer = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise _Fault(f"answered something that is not JSON ({error.msg}): {quote(text)}") from None
-    if not isinstance(answer, dict) or "action" not in answer:
-        raise _Fault(f'answered JSON that is not an object with "action": {quote(text)}')
-    wanted = canonical_json(answer["action"])
+    wanted = _answered_action(line)
     for action, value in zip(legal, legal_json, strict=True):
         if canonical_json(value) == wanted:
             return action
     raise _Fault(f"answered an action not in legal ({len(legal)} legal actions): {quote(wanted)}")
 
 
-def _read_lines(stream: IO[bytes], batches: queue.Queue[list[bytes | None]]) -> None:
-    """Queue the lines the program writes, those read together as one batch; ``[None]`` once its output ends.
+def _answered_action(line: bytes) -> str:
+    """The canonical JSON of the answer's ``"action"``; a ``_Fault`` for an answer Python cannot read as JSON."""
+    try:
+        text = line.decode("utf-8").rstrip("\r\n")
+    except UnicodeDecodeError:
+        raise _Fault(f"answered bytes that are not UTF-8: {line[:QUOTE_LIMIT]!r}") from None
+    try:
+        answer = json.loads(text)
+        if not isinstance(answer, dict) or "action" not in answer:
+            raise _Fault(f'answered JSON that is not an object with "action": {quote(text)}')
+        return canonical_json(answer["action"])
+    except json.JSONDecodeError as error:
+        raise _Fault(f"answered something that is not JSON ({error.msg}): {quote(text)}") from None
+    except RecursionError:
+        raise _Fault(f"answered JSON nested too deeply to read: {quote(text)}") from None
+    except ValueError:  # the only other ValueError of json: an integer longer than Python converts
+        raise _Fault(f"answered a number longer than {sys.get_int_max_str_digits()} digits: {quote(text)}") from None
+
+
+class _Output:
+    """The program's output, read by a thread: its lines, queued in the batches they were read in.
 
     Lines written at once arrive at once, so a line nobody asked for is seen as soon as the answer before it.
+    The batches end with ``None`` when the output ends, or with a ``_Fault`` when it breaks ``ANSWER_LIMIT``
+    (a longer line, or more than that waiting unread): reading then stops, so the output held stays bounded.
     """
-    partial = b""
-    try:
-        while chunk := stream.read1(1 << 16):  # type: ignore[attr-defined]
-            *lines, partial = (partial + chunk).split(b"\n")
-            if lines:
-                batches.put([line + b"\n" for line in lines])
-    except (OSError, ValueError):  # the pipe was closed under us while stopping
-        pass
-    finally:
-        batches.put([partial, None] if partial else [None])
+
+    def __init__(self) -> None:
+        self.batches: queue.Queue[list[bytes | _Fault | None]] = queue.Queue()
+        self.unread: deque[bytes | _Fault | None] = deque()
+        self.waiting = 0
+        """Bytes queued and not yet taken."""
+        self.lock = threading.Lock()
+
+    def read(self, stream: IO[bytes]) -> None:
+        """Queue the lines of ``stream`` until it ends or breaks the limit (runs in the reader thread)."""
+        pending = b""
+        fault: _Fault | None = None
+        try:
+            while fault is None and (chunk := stream.read1(READ_CHUNK)):  # type: ignore[attr-defined]
+                *lines, pending = (pending + chunk).split(b"\n")
+                fault = self._queue(lines, len(pending))
+        except (OSError, ValueError):  # the pipe was closed under us while stopping
+            pass
+        finally:
+            self._put([pending, None] if pending and fault is None else [fault])
+
+    def _queue(self, lines: list[bytes], pending: int) -> _Fault | None:
+        """Queue the complete ``lines`` (newlines removed) up to the first too long for ``ANSWER_LIMIT``; the
+        ``_Fault`` when there is one, when the incomplete line (``pending`` bytes) is already too long, or when
+        more than ``ANSWER_LIMIT`` bytes wait unread."""
+        complete: list[bytes | _Fault | None] = [line + b"\n" for line in lines]
+        kept = next((index for index, line in enumerate(lines) if len(line) >= ANSWER_LIMIT), len(lines))
+        waiting = self._put(complete[:kept])
+        if kept < len(lines) or pending >= ANSWER_LIMIT:
+            return _Fault(f"wrote a line longer than the answer limit of {ANSWER_LIMIT} bytes")
+        if waiting + pending > ANSWER_LIMIT:
+            return _Fault(f"wrote more than {ANSWER_LIMIT} bytes nobody asked for")
+        return None
+
+    def _put(self, batch: list[bytes | _Fault | None]) -> int:
+        """Queue ``batch`` unless it is empty; the bytes then waiting unread."""
+        with self.lock:
+            self.waiting += sum(len(item) for item in batch if isinstance(item, bytes))
+            waiting = self.waiting
+        if batch:
+            self.batches.put(batch)
+        return waiting
+
+    def empty(self) -> bool:
+        """Whether nothing is waiting to be taken."""
+        return not self.unread and self.batches.empty()
+
+    def take(self, timeout: float) -> bytes | None:
+        """The next line (None: the output ended), raising the ``_Fault`` that stopped the reading;
+        ``queue.Empty`` after ``timeout`` seconds without one."""
+        if not self.unread:
+            batch = self.batches.get(timeout=max(timeout, 0.0))
+            with self.lock:
+                self.waiting -= sum(len(item) for item in batch if isinstance(item, bytes))
+            self.unread.extend(batch)
+        item = self.unread.popleft()
+        if isinstance(item, _Fault):
+            raise item
+        return item
 
 
-def _keep_tail(stream: IO[bytes], tail: deque[str], command: str) -> None:
-    """Keep the last lines of the program's standard error, logging each one."""
-    try:
-        for raw in iter(stream.readline, b""):
-            line = raw.decode("utf-8", "replace").rstrip("\r\n")
-            tail.append(line)
-            log.debug("%s: %s", command, line)
-    except (OSError, ValueError):
-        pass
+class _Tail:
+    """The end of the program's standard error: its last ``STDERR_TAIL_BYTES`` bytes, read by a thread."""
+
+    def __init__(self) -> None:
+        self.kept = bytearray()
+        self.lock = threading.Lock()
+
+    def read(self, stream: IO[bytes], command: str) -> None:
+        """Keep the end of ``stream`` until it ends, logging each chunk (runs in the reader thread)."""
+        try:
+            while chunk := stream.read1(READ_CHUNK):  # type: ignore[attr-defined]
+                with self.lock:
+                    self.kept += chunk
+                    del self.kept[:-STDERR_TAIL_BYTES]
+                if log.isEnabledFor(logging.DEBUG):
+                    log.debug("%s: %s", command, chunk.decode("utf-8", "replace").rstrip("\r\n"))
+        except (OSError, ValueError):
+            pass
+
+    def ending(self) -> str:
+        """The last ``STDERR_TAIL_LINES`` lines kept, at most ``STDERR_TAIL_CHARS`` characters."""
+        with self.lock:
+            text = self.kept.decode("utf-8", "replace")
+        lines = text.replace("\r\n", "\n").rstrip("\n").split("\n")
+        return "\n".join(lines[-STDERR_TAIL_LINES:])[-STDERR_TAIL_CHARS:]
 
 
 def _kill(process: subprocess.Popen[bytes]) -> None:
@@ -171,7 +268,7 @@ def _kill(process: subprocess.Popen[bytes]) -> None:
 
 
 class _Program:
-    """A running program: a pipe to write to, a thread queueing its output lines, one keeping its stderr tail.
+    """A running program: a pipe to write to, a thread queueing its output lines, one keeping its stderr's end.
 
     Every blocking step has a time limit, so a program that stops reading or answering cannot hang paiju.
     """
@@ -189,12 +286,11 @@ class _Program:
             raise _Fault(f"could not be started: {error}", died=True) from None
         assert self.process.stdin and self.process.stdout and self.process.stderr
         self.stdin = self.process.stdin
-        self.batches: queue.Queue[list[bytes | None]] = queue.Queue()
-        self.unread: deque[bytes | None] = deque()
-        self.stderr_tail: deque[str] = deque(maxlen=STDERR_TAIL_LINES)
+        self.output = _Output()
+        self.stderr_tail = _Tail()
         self.readers = [
-            threading.Thread(target=_read_lines, args=(self.process.stdout, self.batches), daemon=True),
-            threading.Thread(target=_keep_tail, args=(self.process.stderr, self.stderr_tail, command), daemon=True),
+            threading.Thread(target=self.output.read, args=(self.process.stdout,), daemon=True),
+            threading.Thread(target=self.stderr_tail.read, args=(self.process.stderr, command), daemon=True),
         ]
         for reader in self.readers:
             reader.start()
@@ -223,9 +319,9 @@ class _Program:
 
     def check_silent(self) -> None:
         """A fault if the program wrote anything since its last answer, or ended its output."""
-        if not self.unread and self.batches.empty():
+        if self.output.empty():
             return
-        line = self._next_line(0.0)
+        line = self.output.take(0.0)
         if line is None:
             raise _Fault("had ended its output before the request", died=True)
         raise _Fault(f"wrote output nobody asked for: {quote(line.decode('utf-8', 'replace').rstrip())}")
@@ -233,18 +329,12 @@ class _Program:
     def receive(self, timeout: float) -> bytes:
         """The program's next line, waiting at most ``timeout`` seconds."""
         try:
-            line = self._next_line(timeout)
+            line = self.output.take(timeout)
         except queue.Empty:
             raise _Fault(f"gave no answer within {self.limit:g} s") from None
         if line is None:
             raise _Fault("ended its output without answering", died=True)
         return line
-
-    def _next_line(self, timeout: float) -> bytes | None:
-        """The next output line (None: the output ended); ``queue.Empty`` after ``timeout`` s without one."""
-        if not self.unread:
-            self.unread.extend(self.batches.get(timeout=max(timeout, 0.0)))
-        return self.unread.popleft()
 
     def exit_code(self, wait: float) -> int | None:
         """The exit code, waiting up to ``wait`` seconds for the process to end; None while it runs."""
@@ -268,10 +358,6 @@ class _Program:
             self._close(stream)
         self._finalizer.detach()
 
-    def stderr_ending(self) -> str:
-        """The last lines of the program's standard error (at most ``STDERR_TAIL_CHARS`` characters)."""
-        return "\n".join(self.stderr_tail)[-STDERR_TAIL_CHARS:]
-
     @staticmethod
     def _close(stream: IO[bytes] | None) -> None:
         try:
@@ -294,7 +380,8 @@ class ExternalAgent(Agent):
     """A seat played by an outside program over the external agent protocol v1 (see the module docstring).
 
     ``timeout`` (seconds per request) defaults to ``PAIJU_EXT_TIMEOUT`` or 10 s; ``name`` (for messages
-    and results) to ``ext:<command>``; ``seed``, when given, is passed to the program as ``PAIJU_AGENT_SEED``.
+    and results) to ``ext:<command>``. ``seed``, when given, is passed to the program as ``PAIJU_AGENT_SEED``
+    and in each ``start``; set it between games to give the next game its own seed.
     """
 
     def __init__(self, command: str, timeout: float | None = None, name: str | None = None,
@@ -328,11 +415,13 @@ class ExternalAgent(Agent):
         return self._program is not None and self._program.process.poll() is None
 
     def begin(self, game: str, seat: int, rules: dict[str, JSON]) -> None:
-        """Start the process if it is not running, then send ``start``."""
+        """Start the process if it is not running, then send ``start`` (with ``seed`` when the agent has one)."""
         self._game, self._seat = game, seat
         self._starts += 1
         request = f"start request #{self._starts} (game {game!r})"
         message = {"v": PROTOCOL_VERSION, "type": "start", "game": game, "seat": seat, "rules": rules}
+        if self.seed is not None:
+            message["seed"] = self.seed
         try:
             if self._program is None:
                 self._program = _Program(self.command, self._argv, self.timeout, self.seed)
@@ -386,7 +475,7 @@ class ExternalAgent(Agent):
             self._program = None
             message += describe_exit(program.exit_code(EXIT_GRACE if fault.died else 0.0))
             program.stop(0.0)
-            ending = program.stderr_ending()
+            ending = program.stderr_tail.ending()
             if ending:
                 message += f"; its stderr ends with:\n{ending}"
         self._stopped_by = message

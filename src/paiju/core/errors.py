@@ -1,5 +1,7 @@
 """Errors raised by paiju. Each message names exactly what was wrong."""
 
+from __future__ import annotations
+
 
 class PaijuError(Exception):
     """Base class of every error paiju raises on purpose."""
@@ -21,9 +23,16 @@ class RecordError(PaijuError, ValueError):
 
 
 class AgentError(PaijuError):
-    """An agent failed: it crashed, answered late, answered garbage, or chose an action not in ``legal``."""
+    """An agent failed: it crashed, answered late, answered garbage, or chose an action not in ``legal``.
 
-    def __init__(self, agent: str, seat: int, message: str) -> None:
-        super().__init__(f"agent {agent!r} at seat {seat}: {message}")
+    It pickles with its agent, seat and problem, so it reaches the parent of a worker process whole.
+    """
+
+    def __init__(self, agent: str, seat: int, problem: str) -> None:
+        super().__init__(f"agent {agent!r} at seat {seat}: {problem}")
         self.agent = agent
         self.seat = seat
+        self.problem = problem
+
+    def __reduce__(self) -> tuple[type[AgentError], tuple[str, int, str]]:
+        return type(self), (self.agent, self.seat, self.problem)

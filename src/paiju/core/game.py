@@ -94,6 +94,12 @@ class State(ABC):
 
         return load_game(self.game_name).action_to_json(action)
 
+    def action_seen_by(self, viewer: int, seat: int, action: Action) -> JSON:
+        """``action``, just played by ``seat`` (this state is the position right after it), as ``viewer`` may
+        see it now: its JSON form, or ``None`` while the rules keep it from ``viewer``. Every action is public
+        unless a game says otherwise (GuanDan: a tribute or return card is sealed until its phase ends)."""
+        return self.action_to_json(action)
+
     @abstractmethod
     def action_from_json(self, value: JSON) -> Action:
         """Parse the JSON form of an action of the current phase (raises ``IllegalActionError``)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from paiju.core.errors import PaijuError, RecordError
 from paiju.core.game import Game, State
+from paiju.core.record import MALFORMED, check_header
 from paiju.core.registry import load_game
 
 
@@ -21,9 +22,19 @@ def replay_lines(record: dict[str, Any]) -> list[str]:
     action (index, phase, seat, position when the observation has one, the action's JSON form with
     strings unquoted, ``pass`` for ``""``), a new header at each new deal, and a footer with the result.
 
-    Raises ``RecordError`` when the record names no known game or does not replay.
+    Raises ``RecordError`` when the record is not a paiju record (``check_header``), names no known game, or
+    does not replay; whatever the game's code raises on a malformed record becomes one too.
     """
-    game = _game_of(record)
+    game = _game_of(check_header(record))
+    try:
+        return _account(game, record)
+    except RecordError:
+        raise
+    except MALFORMED as error:
+        raise RecordError(f"the record does not replay: {error}") from None
+
+
+def _account(game: Game, record: dict[str, Any]) -> list[str]:
     game.from_record(record)  # the whole record, result included, is checked before any line is written
     state = game.opening_state(record)
     lines = [f"game: {game.name}", f"seed: {_text(record.get('seed'))}", f"rules: {_text(record.get('rules'))}"]
@@ -44,8 +55,6 @@ def replay_lines(record: dict[str, Any]) -> list[str]:
 
 
 def _game_of(record: dict[str, Any]) -> Game:
-    if not isinstance(record, dict) or not isinstance(record.get("game"), str):
-        raise RecordError(f"a record is a JSON object with a \"game\" name, got {record!r:.80}")
     try:
         return load_game(record["game"])
     except PaijuError as error:

@@ -31,8 +31,10 @@ in research mode, these are the textbook intervals; over all of a deck's role-sw
 duplicate intervals, narrower than intervals for independent games to the extent that the swap cancels
 the luck of the deal.
 
-**Reproducibility.** The agent at seat s on deck d is built, for every game, with a seed derived from
-(seed, d, s), whichever agent it is; results are identical for any number of workers. These common random
+**Reproducibility.** Deck d is dealt from ``derive_seed(seed, "deck", d)``; the agent at seat s gets, in every
+game of deck d, the seed ``derive_seed(seed, "agent", d, s)`` whichever agent it is (``paiju.eval.seeds``):
+built afresh with it, or, for an external program kept running from game to game, sent it in the game's
+``start`` (``paiju.eval.seating``). Results are identical for any number of workers. These common random
 numbers make an agent evaluated against itself replay identical games: its duplicate difference is 0.
 Workers are spawned processes; they know the agents that ``paiju.agents`` registers when imported.
 """
@@ -48,14 +50,14 @@ from typing import Any, Literal
 from rich.table import Table
 
 from paiju import __version__
-from paiju.agents import agent_names, make_agent
+from paiju.agents import agent_names
 from paiju.core.errors import PaijuError
 from paiju.core.game import Game
-from paiju.core.match import play_game
 from paiju.core.registry import load_game
 from paiju.eval.behaviour import BehaviourSummary, GameBehaviour
 from paiju.eval.checks import check_config
 from paiju.eval.parallel import map_units
+from paiju.eval.seating import close_kept_agents, play_seated
 from paiju.eval.seeds import derive_seed
 from paiju.eval.stats import Estimate, duplicate_mean, duplicate_rate, paired_difference
 from paiju.games.doudizhu import DouDizhu, DouDizhuRules, DouDizhuState
@@ -293,7 +295,10 @@ def evaluate_doudizhu(config: DouDizhuEvalConfig, progress: bool = True) -> DouD
         if name not in known:
             raise PaijuError(f"unknown agent {config.spec(label)!r} for agent {label}; known: {', '.join(known)}")
     started = time.perf_counter()
-    decks = map_units(partial(_play_decks, config), config.decks, config.workers, progress, "decks")
+    try:
+        decks = map_units(partial(_play_decks, config), config.decks, config.workers, progress, "decks")
+    finally:
+        close_kept_agents()
     wall_time = time.perf_counter() - started
     lineups: dict[str, list[GameBehaviour]] = {}
     for game in sorted((g for deck in decks for g in deck), key=lambda g: g.lineup):
@@ -318,16 +323,11 @@ def _play_decks(config: DouDizhuEvalConfig, decks: range) -> list[list[GameOutco
 
 def _play_deck(config: DouDizhuEvalConfig, game: Game, rules: DouDizhuRules, deck: int) -> list[GameOutcome]:
     deal_seed = derive_seed(config.seed, "deck", deck)
+    seeds = [derive_seed(config.seed, "agent", deck, seat) for seat in range(game.num_players)]
     outcomes = []
     for seats in _lineups(_deal(config, game, rules, deal_seed)):
         state = _deal(config, game, rules, deal_seed)
-        agents = [make_agent(config.spec(label), game.name, derive_seed(config.seed, "agent", deck, seat))
-                  for seat, label in enumerate(seats)]
-        try:
-            play_game(game, agents, deal_seed, rules, state=state)
-        finally:
-            for agent in agents:
-                agent.close()
+        play_seated(game, [config.spec(label) for label in seats], seeds, deal_seed, rules, state=state)
         assert state.landlord is not None
         outcomes.append(GameOutcome(deck=deck, seats=seats, landlord=state.landlord,
                                     payoffs=tuple(state.payoffs()), behaviour=GameBehaviour.of(state)))

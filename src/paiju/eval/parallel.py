@@ -4,19 +4,27 @@ Each unit must carry everything it needs (its own seeds), so that the results ar
 number of workers and any chunking. Workers are started with ``spawn``: the work function and its
 arguments must be picklable (a module-level function, a ``functools.partial`` of one with a frozen
 config), and anything costly such as agents is built inside the worker.
+
+An error raised by the work in a worker is raised here as it was (``AgentError`` naming the agent, the seat
+and the cause); one that cannot be pickled comes back as a ``PaijuError`` with its type and text, and a
+worker that dies raises a ``PaijuError`` naming units left unplayed.
 """
 
 from __future__ import annotations
 
 import math
 import multiprocessing
+import pickle
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor, as_completed
+from concurrent.futures.process import BrokenProcessPool
 from contextlib import contextmanager
 from typing import TypeVar
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from paiju.core.errors import PaijuError
 
 Result = TypeVar("Result")
 
@@ -44,11 +52,11 @@ def map_units(work: Callable[[range], list[Result]], units: int, workers: int, p
                 advance(len(chunk))
         else:
             with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-                futures = {pool.submit(work, chunk): index for index, chunk in enumerate(chunks)}
+                futures = {pool.submit(_work_in_worker, work, chunk): index for index, chunk in enumerate(chunks)}
                 try:
                     for future in as_completed(futures):
                         index = futures[future]
-                        done[index] = _checked(future.result(), chunks[index])
+                        done[index] = _checked(_result(future.result, chunks[index]), chunks[index])
                         advance(len(chunks[index]))
                 finally:  # after a failure, do not play the chunks still waiting
                     for future in futures:
@@ -56,9 +64,33 @@ def map_units(work: Callable[[range], list[Result]], units: int, workers: int, p
     return [result for index in range(len(chunks)) for result in done[index]]
 
 
+def _work_in_worker(work: Callable[[range], list[Result]], chunk: range) -> list[Result]:
+    """``work(chunk)``, run in a worker: an error that cannot be pickled back is replaced by a ``PaijuError``."""
+    try:
+        return work(chunk)
+    except Exception as error:
+        try:
+            pickle.loads(pickle.dumps(error))
+        except Exception:
+            raise PaijuError(f"work on units {_units(chunk)} failed: {type(error).__name__}: {error}") from None
+        raise
+
+
+def _result(result: Callable[[], list[Result]], chunk: range) -> list[Result]:
+    """A finished chunk's results; a ``PaijuError`` naming the chunk when its worker died."""
+    try:
+        return result()
+    except BrokenProcessPool as error:
+        raise PaijuError(f"a worker process died before units {_units(chunk)} were played ({error})") from None
+
+
+def _units(chunk: range) -> str:
+    return f"{chunk.start}..{chunk.stop - 1}"
+
+
 def _checked(results: list[Result], chunk: range) -> list[Result]:
     if len(results) != len(chunk):
-        raise RuntimeError(f"work on units {chunk.start}..{chunk.stop - 1} returned {len(results)} results")
+        raise RuntimeError(f"work on units {_units(chunk)} returned {len(results)} results")
     return results
 
 

@@ -17,14 +17,16 @@ mean per game and per deal pair come with the standard error of the per-deal val
 Student's t 95 % interval over the D deals (``paiju.eval.stats.mean_interval``). Wins, draws and losses
 are counted for team A per game (result > 0, = 0, < 0) and per deal pair (sum of the two results).
 
-**Common random numbers.** Every agent is built afresh for each game, with a seed derived from
-(seed, deal, hand), where ``hand`` is the seat that was dealt the cards it holds: the player of a given
-hand gets the same seed in both plays, whichever seat that hand sits at. An agent played against itself
-therefore replays the first game from the other side, and each deal pair sums to exactly 0, provided its
-choices do not change when the seats are relabelled (true of ``random``, which draws from the legal cards
-in card order). An agent whose random draws depend on absolute seat numbers (say, dealing hidden cards to
-the other seats in seat order) plays a different game after rotation; against itself it then scores 0
-only on average. Results depend only on the seed, never on the number of workers.
+**Common random numbers.** Deal d is dealt from ``derive_seed(seed, "deal", d)``. Every agent gets for each
+game the seed ``derive_seed(seed, "agent", d, hand)`` (``paiju.eval.seeds``), where ``hand`` is the seat that
+was dealt the cards it holds — built afresh with it, or, for an external program kept running from game to
+game, sent it in the game's ``start`` (``paiju.eval.seating``): the player of a given hand gets the same
+seed in both plays, whichever seat that hand sits at. An agent played against itself therefore replays
+the first game from the other side, and each deal pair sums to exactly 0, provided its choices do not
+change when the seats are relabelled (true of ``random``, which draws from the legal cards in card order).
+An agent whose random draws depend on absolute seat numbers (say, dealing hidden cards to the other seats
+in seat order) plays a different game after rotation; against itself it then scores 0 only on average.
+Results depend only on the seed, never on the number of workers.
 """
 
 from __future__ import annotations
@@ -39,11 +41,11 @@ from typing import Any
 import numpy as np
 from rich.table import Table
 
-from paiju.agents import agent_names, make_agent
+from paiju.agents import agent_names
 from paiju.core.errors import PaijuError
 from paiju.core.game import Game, State
-from paiju.core.match import play_game
 from paiju.eval.parallel import map_units
+from paiju.eval.seating import close_kept_agents, play_seated
 from paiju.eval.seeds import derive_seed
 from paiju.eval.stats import mean_interval
 
@@ -213,8 +215,11 @@ def play_pairings(plan: DuplicatePlan, pairings: Sequence[Pairing], deals: int, 
     """
     check_agents(plan.game.name, [spec for pairing in pairings for spec in pairing])
     pairings = tuple(pairings)
-    outcomes = map_units(partial(_play_units, plan, pairings, deals), len(pairings) * deals, workers, progress,
-                         "deal pairs")
+    try:
+        outcomes = map_units(partial(_play_units, plan, pairings, deals), len(pairings) * deals, workers, progress,
+                             "deal pairs")
+    finally:
+        close_kept_agents()
     return [outcomes[p * deals:(p + 1) * deals] for p in range(len(pairings))]
 
 
@@ -226,15 +231,10 @@ def play_deal(plan: DuplicatePlan, pairing: Pairing, deal: int) -> DealOutcome:
     deal_seed = derive_seed(plan.seed, "deal", deal)
     results = []
     summaries = []
+    specs = [pairing[0] if seat in TEAM_A_SEATS else pairing[1] for seat in range(SEATS)]
     for rotation in ROTATIONS:
-        agents = [make_agent(pairing[0] if seat in TEAM_A_SEATS else pairing[1], game.name,
-                             derive_seed(plan.seed, "agent", deal, (seat - rotation) % SEATS))
-                  for seat in range(SEATS)]
-        try:
-            state = play_game(game, agents, deal_seed, state=plan.dealer(deal_seed, rotation))
-        finally:
-            for agent in agents:
-                agent.close()
+        seeds = [derive_seed(plan.seed, "agent", deal, (seat - rotation) % SEATS) for seat in range(SEATS)]
+        state = play_seated(game, specs, seeds, deal_seed, state=plan.dealer(deal_seed, rotation))
         results.append(team_result(state.payoffs()))
         if plan.keep_results:
             summaries.append(state.result())

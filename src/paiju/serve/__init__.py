@@ -13,17 +13,21 @@ HTTP (JSON; refusals are ``{"detail": "message naming the problem"}``)
 ``POST /api/tables``                        ``{"game", "rules"?, "seed"?, "seats": ["human" | "open" | AGENT]}``
                                             → 201 ``{"table_id", "game", "seats": [{"seat", "kind", "agent"?,
                                             "token"?}]}``, a token for each ``human`` seat; 400 unknown game,
-                                            bad rules, wrong seat count, unknown agent; 422 wrong shape
+                                            bad rules, wrong seat count, unknown agent, a seed with open
+                                            seats; 422 wrong shape; 429 this client's limits; 503 server full
 ``POST /api/tables/{id}/seats/{seat}``      reserve an open seat → ``{"token"}``; 404 unknown table or seat;
-                                            409 seat taken or not open
+                                            409 seat taken, not open, or the game begun; 429 client limits
 ``GET /api/tables``                         the lobby: ``{"tables": [{"table_id", "game", "status", "seats":
                                             [{"seat", "kind", "agent"?, "connected", "reserved"?}],
                                             "created"}]}``, newest first
 ``GET /api/records?limit=50``               finished games, newest first: ``[{"record_id", "game", "seats",
                                             "result", "finished"}]`` (limit 1-500)
 ``GET /api/records/{id}``                   the paiju JSON record
-``GET /api/records/{id}/frames``            replay frames, every hand face up (``paiju.serve.replay_frames``)
+``GET /api/records/{id}/frames``            replay frames, every hand face up (``paiju.serve.replay_frames``;
+                                            made once per record off the event loop, then cached)
 ==========================================  ==========================================================
+
+Any body over ``max_bytes`` (64 KiB) gets 413 unread (``paiju.serve.limits``).
 
 Agents offered as bots are the built-in agents (``paiju.agents.agent_names``) except ``ext:``: the server
 never starts a program named over the network. A table's status goes ``waiting`` (until every human and
@@ -39,8 +43,10 @@ One JSON object per text message; protocol v1 (``shared/specs/protocol.md``) plu
   has begun) the current ``update``, and the pending ``act`` or the ``end``: a reconnect resumes the seat.
 - ``start`` ``{"game", "seat", "rules"}`` at each new game or GuanDan round.
 - ``update`` ``{"game", "seat", "phase", "obs", "to_act", "last", "deal"}`` after ``start`` and after
-  every action; ``obs`` is this seat's observation only. The first update of a new deal carries in
-  ``last`` the action that ended the previous deal (``null`` at the very start).
+  every action; ``obs`` is this seat's observation only, ``last`` ``{"seat", "action"}`` the latest action
+  as this seat may see it: ``"action": null`` while the rules keep it sealed (a GuanDan tribute or return
+  card, until every gift of its phase is chosen; ``State.action_seen_by``). The first update of a new deal
+  carries in ``last`` the action that ended the previous deal (``null`` at the very start).
 - ``act`` ``{"game", "seat", "phase", "obs", "legal", "deadline"}``: the seat's turn, ``deadline`` seconds.
 - ``end`` ``{"game", "seat", "result", "record_id"}``: the game is over and stored.
 - ``error`` ``{"message"}``: the client's last message was refused and nothing changed; or the table was
@@ -62,7 +68,9 @@ Time limits
 A person or network bot has ``move_timeout`` seconds (default 60) per move, counted from the ``act``
 (reconnecting does not restart it); then the server plays the default action (pass when legal, else the
 first legal action in the engine's order), logs a warning naming table, seat and action, and the record
-keeps it as a normal action. A built-in bot waits ``bot_delay`` seconds, then chooses in a worker thread.
+keeps it as a normal action. When that happens with none of the table's people and network bots
+connected, the table is abandoned instead: ``aborted``, nothing stored. A built-in bot waits ``bot_delay``
+seconds, then chooses in a worker thread.
 
 Storage
 =======
@@ -77,11 +85,19 @@ Security
 - Each human or reserved open seat has its own secret token (``secrets.token_urlsafe``, compared in
   constant time); a connection without a valid token is closed with code 1008 and a reason. A newer
   connection with the same token replaces (closes) the older one. Tokens appear only in the reply that
-  creates them; the lobby shows none.
+  creates them; the lobby shows none, and the server log shows ``token=[redacted]``.
+- Deals: a table without a chosen seed is dealt from 128 random bits (``secrets``); a chosen seed is
+  refused for a table with open seats, as its creator would know the joiners' hands. Bots are seeded
+  from a hash of the table's seed and their seat (``paiju.eval.seeds.derive_seed``).
 - Every client is sent its own seat's observation only, never another hand; a crash message names no
   internal detail (the log has it).
-- Limits: client messages of at most 16 KiB (uvicorn refuses websocket messages over 1 MiB), one explain
-  at a time per seat, at most 256 tables waiting or playing; finished tables are forgotten after 10
-  minutes and tables still waiting for their seats after an hour.
+- Limits (``ServeSettings``, ``paiju serve --help``): client messages of at most 16 KiB (uvicorn refuses
+  websocket messages over 1 MiB), deeply nested or over-long numbers refused with ``error``; one explain
+  at a time per seat; tables in progress at most 256 in all and 8 per client address, reserved open
+  seats at most 8 per address, 120 creations and reservations a minute per address (checked atomically:
+  ``paiju.serve.lobby``); seat tokens unused for 5 minutes are given up; a seat's outbox holds at most 256
+  unsent messages and a message must be taken within 10 s, else the client is disconnected (1008:
+  ``paiju.serve.seats``); ended tables are kept in memory 10 minutes, at most 1000 of them; the database
+  keeps every finished game unless ``--keep-games N`` keeps the N newest.
 - The server has no accounts and no TLS: run it on loopback, or behind a reverse proxy that adds them.
 """

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -11,8 +13,10 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from paiju.serve.http_api import api_router
+from paiju.serve.limits import BodyLimit, redact_tokens_in_server_logs
 from paiju.serve.lobby import Lobby
 from paiju.serve.platform import platform_router
+from paiju.serve.replay_frames import FrameCache
 from paiju.serve.seat_socket import seat_router
 from paiju.serve.settings import ServeSettings
 from paiju.serve.store import GameStore
@@ -21,18 +25,24 @@ from paiju.serve.store import GameStore
 def create_app(settings: ServeSettings | None = None) -> FastAPI:
     """The arena over ``settings`` (defaults: ``ServeSettings()``); the SQLite file is created if missing."""
     settings = settings or ServeSettings()
-    store = GameStore(settings.db_path)
+    store = GameStore(settings.db_path, settings.max_stored_games)
     lobby = Lobby(store, settings)
+    redact_tokens_in_server_logs()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        sweeper = asyncio.create_task(lobby.run_sweeps(), name="lobby sweeps")
         yield
+        sweeper.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await sweeper
         await lobby.close()
 
     app = FastAPI(title="paiju arena", lifespan=lifespan)
     app.state.settings, app.state.store, app.state.lobby = settings, store, lobby
     app.add_exception_handler(RequestValidationError, _validation_refusal)
-    app.include_router(api_router(lobby, store))
+    app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
+    app.include_router(api_router(lobby, store, FrameCache(store)))
     app.include_router(seat_router(lobby))
     app.include_router(platform_router(store, settings))
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")

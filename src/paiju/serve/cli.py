@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import uvicorn
 
 from paiju.serve.app import create_app
@@ -19,12 +17,9 @@ def uvicorn_config(settings: ServeSettings, host: str, port: int, log_level: str
                           log_level=log_level)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, db: Path = Path("paiju-arena.sqlite3"),
-          move_timeout: float = 60.0, bot_delay: float = 0.0, platform_games: int = 1) -> None:
-    """Run the arena at ``http://host:port/`` until interrupted, storing finished games in ``db``."""
-    settings = ServeSettings(db_path=db, move_timeout=move_timeout, bot_delay=bot_delay,
-                             platform_games=platform_games)
+def serve(settings: ServeSettings, host: str = "127.0.0.1", port: int = 8000) -> None:
+    """Run the arena with ``settings`` at ``http://host:port/`` until interrupted."""
     config = uvicorn_config(settings, host, port)
     url = f"http://{host}:{port}/"
-    print(f"paiju arena at {url} (finished games are stored in {db})", flush=True)
+    print(f"paiju arena at {url} (finished games are stored in {settings.db_path})", flush=True)
     uvicorn.Server(config).run()

@@ -1,8 +1,11 @@
 """The arena's JSON API under ``/api``: games, tables (create, reserve an open seat, the lobby), records.
 
 Refusals are ``{"detail": "message naming the problem"}`` with status 400 (a request the games refuse:
-unknown game, bad rules, wrong seat count, unknown agent), 404 (unknown table, seat or record), 409 (seat
-taken), 422 (a body or parameter of the wrong shape) or 503 (too many tables in progress).
+unknown game, bad rules, wrong seat count, unknown agent, a chosen seed with open seats), 404 (unknown
+table, seat or record), 409 (seat taken), 413 (a body over ``max_body_bytes``, refused unread: ``limits``),
+422 (a body or parameter of the wrong shape), 429 (this client's limits: tables in progress, reserved
+seats, requests a minute; ``paiju.serve.lobby``) or 503 (the server's table cap). A refusal quotes at most a
+few dozen characters of what was sent.
 """
 
 from __future__ import annotations
@@ -10,19 +13,21 @@ from __future__ import annotations
 import asyncio
 from typing import Annotated, Any
 
-from fastapi import APIRouter, HTTPException, Query, status
+from fastapi import APIRouter, HTTPException, Query, Request, Response, status
 from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from paiju.core.errors import PaijuError
 from paiju.core.registry import game_names, load_game
 from paiju.serve.bots import offered_agents
-from paiju.serve.lobby import Lobby, TableNotFound, TooManyTables
-from paiju.serve.replay_frames import replay_frames
+from paiju.serve.lobby import ClientLimitReached, Lobby, TableNotFound, TooManyTables
+from paiju.serve.replay_frames import FrameCache
 from paiju.serve.seats import SeatKind
 from paiju.serve.store import GameStore, RecordNotFound
 from paiju.serve.tables import SeatNotFound, SeatUnavailable
 
 MAX_RECORDS_LISTED = 500
+NAME_CHARS = 64
+"""Longest game or seat name accepted in a table request."""
 
 
 class TableRequest(BaseModel):
@@ -31,10 +36,10 @@ class TableRequest(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    game: str
+    game: Annotated[str, Field(max_length=NAME_CHARS)]
     rules: dict[str, Any] | None = None
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
-    seats: list[str]
+    seats: Annotated[list[Annotated[str, Field(max_length=NAME_CHARS)]], Field(max_length=8)]
 
 
 def refusal(error: PaijuError) -> HTTPException:
@@ -43,6 +48,8 @@ def refusal(error: PaijuError) -> HTTPException:
         code = status.HTTP_404_NOT_FOUND
     elif isinstance(error, SeatUnavailable):
         code = status.HTTP_409_CONFLICT
+    elif isinstance(error, ClientLimitReached):
+        code = status.HTTP_429_TOO_MANY_REQUESTS
     elif isinstance(error, TooManyTables):
         code = status.HTTP_503_SERVICE_UNAVAILABLE
     else:
@@ -50,8 +57,13 @@ def refusal(error: PaijuError) -> HTTPException:
     return HTTPException(code, str(error))
 
 
-def api_router(lobby: Lobby, store: GameStore) -> APIRouter:
-    """The ``/api`` routes over ``lobby`` (tables in memory) and ``store`` (finished games).
+def client_address(request: Request) -> str:
+    """The address limits are counted by: the peer's IP address."""
+    return request.client.host if request.client is not None else ""
+
+
+def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache) -> APIRouter:
+    """The ``/api`` routes over ``lobby`` (tables in memory), ``store`` (finished games) and ``frame_cache``.
 
     Routes touching tables are coroutines: tables live on the event loop and are never touched from a thread.
     """
@@ -65,10 +77,11 @@ def api_router(lobby: Lobby, store: GameStore) -> APIRouter:
                           for name in game_names()}}
 
     @router.post("/tables", status_code=status.HTTP_201_CREATED)
-    async def create_table(request: TableRequest) -> dict[str, Any]:
+    async def create_table(request: TableRequest, http: Request) -> dict[str, Any]:
         """Seat a new table; the reply holds the token of every ``"human"`` seat (for the creator only)."""
         try:
-            table = await lobby.create(request.game, request.rules, request.seed, request.seats)
+            table = await lobby.create(request.game, request.rules, request.seed, request.seats,
+                                       client_address(http))
         except PaijuError as error:
             raise refusal(error) from None
         seats = [seat.public_json() | ({"token": seat.token} if seat.kind is SeatKind.HUMAN else {})
@@ -76,10 +89,10 @@ def api_router(lobby: Lobby, store: GameStore) -> APIRouter:
         return {"table_id": table.table_id, "game": table.game.name, "seats": seats}
 
     @router.post("/tables/{table_id}/seats/{seat}")
-    async def reserve_seat(table_id: str, seat: int) -> dict[str, str]:
+    async def reserve_seat(table_id: str, seat: int, http: Request) -> dict[str, str]:
         """Reserve an open seat: ``{"token": ...}`` opens its websocket."""
         try:
-            return {"token": lobby.get(table_id).reserve(seat)}
+            return {"token": lobby.reserve(table_id, seat, client_address(http))}
         except PaijuError as error:
             raise refusal(error) from None
 
@@ -102,13 +115,10 @@ def api_router(lobby: Lobby, store: GameStore) -> APIRouter:
             raise refusal(error) from None
 
     @router.get("/records/{record_id}/frames")
-    async def frames(record_id: str) -> dict[str, Any]:
+    async def frames(record_id: str) -> Response:
         """Every position of a finished game, all hands face up, for the replay viewer."""
         try:
-            summary = await asyncio.to_thread(store.get_summary, record_id)
-            record = await asyncio.to_thread(store.get_record, record_id)
-            return {"game": summary["game"], "seats": summary["seats"],
-                    "frames": await asyncio.to_thread(replay_frames, record)}
+            return Response(await frame_cache.frames_json(record_id), media_type="application/json")
         except RecordNotFound as error:
             raise refusal(error) from None
 

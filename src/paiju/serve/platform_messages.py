@@ -21,7 +21,8 @@ Format: ``shared/specs/guandan.md``, "Competition platform protocol". Cards are 
 ``act``                  ``{"type": "act", "stage", "handCards", "publicInfo", "selfRank", "oppoRank",
                          "curRank", "curPos", "curAction", "greaterPos", "greaterAction", "actionList",
                          "indexRange"}`` — to the seat to move alone
-``error``                ``{"type": "error", "message"}`` — the client's last message was refused
+``error``                ``{"type": "error", "message"}`` — the client's last message was refused, or the
+                         client itself (too many waiting, a malformed ``seed``)
 =======================  ==============================================================================
 
 Readings of fields the platform's manual leaves open:
@@ -29,10 +30,11 @@ Readings of fields the platform's manual leaves open:
 - ``handCards``: in paiju's card order (by rank ``2`` .. ``A``, then suits ``H S C D``, jokers last).
 - ``indexRange``: the largest valid ``actIndex``, ``len(actionList) - 1``, so that ``0 .. indexRange`` are
   the valid answers (the platform's sample clients answer ``randint(0, indexRange)``).
-- ``act``: ``curPos`` / ``curAction`` are the round's last play or pass (``-1`` / ``null`` before the first
-  one, and in the tribute and back stages); ``greaterPos`` / ``greaterAction`` the play to beat (``-1`` /
-  ``null`` when the seat to move leads a trick). ``publicInfo[s]`` is seat ``s``'s cards left (``rest``)
-  and its last play or pass in the trick in progress (``playArea``; ``null`` until it acts in the trick).
+- ``act``: ``curPos`` / ``curAction`` are the last play or pass of the trick in progress, ``greaterPos`` /
+  ``greaterAction`` the play to beat; all four are ``-1`` / ``null`` when the seat to move leads a trick
+  (bots detect a lead by them) and in the tribute and back stages. ``publicInfo[s]`` is seat ``s``'s cards
+  left (``rest``) and its last play or pass in the trick in progress (``playArea``; ``null`` until it acts in
+  the trick).
 - ``notify play``: ``greaterPos`` / ``greaterAction`` are the trick's highest play including this one (for
   a pass, the play it let stand).
 - ``episodeOver``: ``order`` is the finishing order of the four seats, ``curRank`` the level the round was
@@ -117,9 +119,10 @@ def game_result(winners: Sequence[int | None]) -> dict[str, Any]:
 
 
 def act(observation: GuanDanObservation, play_area: PlayArea, legal: Sequence[Any]) -> dict[str, Any]:
-    """``act`` for the seat of ``observation`` (its own view only), choosing among ``legal``."""
-    last = observation.history[-1] if observation.history else None
-    cur_pos, cur_action = _seat_and_action(last)
+    """``act`` for the seat of ``observation`` (its own view only), choosing among ``legal``; a seat that leads
+    a trick (or gives a gift) is sent no current or greater play."""
+    leads = observation.greater is None
+    cur_pos, cur_action = _seat_and_action(None if leads else observation.history[-1])
     greater_pos, greater_action = _seat_and_action(observation.greater)
     action_list = [platform_form(action) for action in legal]
     return {
@@ -152,6 +155,10 @@ def read_answer(text: str, index_range: int) -> int:
     except json.JSONDecodeError as problem:
         raise AnswerError(f'expected {{"{ANSWER_KEY}": i}}; got text that is not JSON ({problem.msg}): '
                           f"{quote(text)}") from None
+    except ValueError:  # json reads integers of at most sys.get_int_max_str_digits() digits
+        raise AnswerError(f'expected {{"{ANSWER_KEY}": i}}; got a number with too many digits: {quote(text)}') from None
+    except RecursionError:
+        raise AnswerError(f'expected {{"{ANSWER_KEY}": i}}; got JSON nested too deeply: {quote(text)}') from None
     if not isinstance(answer, dict) or ANSWER_KEY not in answer:
         raise AnswerError(f'expected a JSON object {{"{ANSWER_KEY}": i}}, got {quote(text)}')
     unknown = sorted(set(answer) - {ANSWER_KEY})

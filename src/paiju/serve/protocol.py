@@ -57,6 +57,10 @@ def parse_client_message(text: str) -> ClientMessage:
         message = json.loads(text)
     except json.JSONDecodeError as error:
         raise ProtocolError(f"not JSON ({error.msg}): {quote(text)}") from None
+    except RecursionError:
+        raise ProtocolError(f"JSON nested too deeply: {quote(text)}") from None
+    except ValueError as error:  # an integer of more digits than Python converts
+        raise ProtocolError(f"unreadable JSON ({error}): {quote(text)}") from None
     if not isinstance(message, dict):
         raise ProtocolError(f"a message is a JSON object ({CLIENT_FORMS}), got {quote(text)}")
     kind = message.get("type")

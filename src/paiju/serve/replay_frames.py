@@ -4,15 +4,26 @@ Frame 0 is the deal; frame ``i`` is the position after action ``i - 1``, with th
 form. Each frame's ``view`` is the whole table, every hand face up (the game is over): ``{"hands": [...]
 per seat}`` plus the keys of seat 0's observation JSON other than ``hand``, so that the browser draws
 replays with the same code as live tables.
+
+A long GuanDan game has thousands of frames (megabytes of JSON, a large fraction of a second of CPU):
+``FrameCache`` makes each record's frames once, one record at a time, in a worker thread, and keeps the
+JSON text of the most recent ones, so that requests for replays never stall the tables' event loop.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+from collections import OrderedDict
 from typing import Any
 
 from paiju.core.errors import PaijuError, RecordError
 from paiju.core.game import JSON, State
 from paiju.core.registry import load_game
+from paiju.serve.store import GameStore
+
+CACHED_BYTES = 64 << 20
+"""Frames JSON kept in memory, over all cached records."""
 
 
 def table_view(state: State) -> dict[str, JSON]:
@@ -42,3 +53,45 @@ def replay_frames(record: dict[str, Any]) -> list[dict[str, JSON]]:
 
 def _frame(step: int, seat: int | None, action: JSON, state: State) -> dict[str, JSON]:
     return {"step": step, "seat": seat, "action": action, "phase": state.phase, "view": table_view(state)}
+
+
+class FrameCache:
+    """``GET /api/records/{id}/frames`` bodies: made in a worker thread, one record at a time, and kept
+    (least recently used first out) up to ``limit`` bytes of JSON."""
+
+    def __init__(self, store: GameStore, limit: int = CACHED_BYTES) -> None:
+        self.store = store
+        self.limit = limit
+        self._bodies: OrderedDict[str, bytes] = OrderedDict()
+        self._making = asyncio.Lock()
+
+    async def frames_json(self, record_id: str) -> bytes:
+        """``{"game", "seats", "frames"}`` of finished game ``record_id`` as JSON; ``RecordNotFound`` when the
+        store has no such game."""
+        body = self._cached(record_id)
+        if body is None:
+            async with self._making:
+                body = self._cached(record_id)
+                if body is None:
+                    body = await asyncio.to_thread(self._make, record_id)
+                    self._keep(record_id, body)
+        return body
+
+    def _make(self, record_id: str) -> bytes:
+        summary = self.store.get_summary(record_id)
+        frames = replay_frames(self.store.get_record(record_id))
+        return json.dumps({"game": summary["game"], "seats": summary["seats"], "frames": frames},
+                          separators=(",", ":")).encode()
+
+    def _cached(self, record_id: str) -> bytes | None:
+        body = self._bodies.get(record_id)
+        if body is not None:
+            self._bodies.move_to_end(record_id)
+        return body
+
+    def _keep(self, record_id: str, body: bytes) -> None:
+        self._bodies[record_id] = body
+        total = sum(map(len, self._bodies.values()))
+        while total > self.limit and len(self._bodies) > 1:
+            _, dropped = self._bodies.popitem(last=False)
+            total -= len(dropped)

@@ -2,7 +2,12 @@
 
 A ``human`` seat's token is given to the table's creator; an ``open`` seat gets one when someone (a person
 or a network bot) reserves it; a ``bot`` seat is played by a built-in agent and has none. Tokens come from
-``secrets.token_urlsafe`` and are compared in constant time.
+``secrets.token_urlsafe`` and are compared in constant time; each remembers the client address it was
+handed to and when, so that the lobby can limit reservations per client and expire unused ones.
+
+A seat's websocket writes from a bounded outbox: a client that lets more than ``max_queued`` messages pile
+up unread, or does not take one message within ``send_timeout`` seconds, is disconnected (close code 1008),
+so a client that never reads costs the server a bounded amount of memory and never holds up its table.
 """
 
 from __future__ import annotations
@@ -12,9 +17,11 @@ import contextlib
 import json
 import logging
 import secrets
+import time
 from dataclasses import dataclass, field
 from enum import StrEnum
 
+from starlette.status import WS_1008_POLICY_VIOLATION
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from paiju.serve.protocol import Message
@@ -22,6 +29,8 @@ from paiju.serve.protocol import Message
 TOKEN_BYTES = 24
 CLOSE_REASON_BYTES = 123
 """The longest close reason a websocket close frame carries (RFC 6455 §5.5)."""
+CLOSE_LIMIT = 5.0
+"""Seconds a closing handshake may take before the connection is dropped."""
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +64,10 @@ class Seat:
     """The built-in agent's name (bot seats only)."""
     token: str | None = None
     """The secret that opens the seat (None: a bot, or an open seat nobody reserved yet)."""
+    holder: str | None = None
+    """The address of the client the token was handed to."""
+    token_issued: float = 0.0
+    """``time.monotonic()`` when the token was handed out."""
     connection: SeatConnection | None = None
     """The websocket now attached, if any."""
     joined: bool = False
@@ -68,6 +81,10 @@ class Seat:
     @property
     def ready(self) -> bool:
         return self.kind is SeatKind.BOT or self.joined
+
+    def hand_out(self, token: str | None, holder: str | None) -> None:
+        """Give the seat ``token``, handed to client ``holder`` now (``None, None``: take it back)."""
+        self.token, self.holder, self.token_issued = token, holder, time.monotonic()
 
     def opens_with(self, token: str) -> bool:
         """Whether ``token`` is this seat's token."""
@@ -97,9 +114,12 @@ class _Close:
 @dataclass
 class SeatConnection:
     """A websocket attached to a seat. Messages wait in an outbox that a task of its own writes out, so a
-    client that reads slowly (or not at all) never holds up its table."""
+    client that reads slowly never holds up its table; one that stops reading is disconnected (see the
+    module)."""
 
     websocket: WebSocket
+    max_queued: int = 256
+    send_timeout: float = 10.0
     outbox: asyncio.Queue[Message | _Close] = field(default_factory=asyncio.Queue)
     closing: bool = False
 
@@ -107,9 +127,14 @@ class SeatConnection:
         self.writer = asyncio.create_task(self._write())
 
     def send(self, message: Message) -> None:
-        """Queue ``message`` (dropped once the connection is closing)."""
-        if not self.closing:
-            self.outbox.put_nowait(message)
+        """Queue ``message`` (dropped once the connection is closing); a full outbox disconnects the client."""
+        if self.closing:
+            return
+        if self.outbox.qsize() >= self.max_queued:
+            log.info("seat connection dropped: %d messages unread", self.outbox.qsize())
+            self._drop(f"more than {self.max_queued} messages went unread")
+            return
+        self.outbox.put_nowait(message)
 
     def close(self, code: int, reason: str) -> None:
         """Close the websocket with ``code`` and ``reason`` once the queued messages are written."""
@@ -124,14 +149,25 @@ class SeatConnection:
         with contextlib.suppress(asyncio.CancelledError):
             await self.writer
 
+    def _drop(self, reason: str) -> None:
+        """Disconnect a client that does not read: forget what it has not read, then close."""
+        self.closing = True
+        while not self.outbox.empty():
+            self.outbox.get_nowait()
+        self.outbox.put_nowait(_Close(WS_1008_POLICY_VIOLATION, close_reason(reason)))
+
     async def _write(self) -> None:
         try:
             while True:
                 item = await self.outbox.get()
                 if isinstance(item, _Close):
-                    await self.websocket.close(item.code, item.reason)
+                    await asyncio.wait_for(self.websocket.close(item.code, item.reason), CLOSE_LIMIT)
                     return
-                await self.websocket.send_text(json.dumps(item, separators=(",", ":")))
+                text = json.dumps(item, separators=(",", ":"))
+                await asyncio.wait_for(self.websocket.send_text(text), self.send_timeout)
+        except TimeoutError:
+            log.info("seat connection dropped: the client took no message for %g s", self.send_timeout)
+            self.closing = True
         except (OSError, RuntimeError, WebSocketDisconnect) as error:  # the client went away mid-write
             log.debug("seat connection closed while writing: %s", error)
             self.closing = True

@@ -21,13 +21,51 @@ class ServeSettings:
     """Seconds a built-in bot waits before acting, so that a person can follow the play."""
     platform_games: int = 1
     """Full games per match on the GuanDan competition platform endpoint (``/game/{name}``)."""
+    platform_group_by_name: bool = False
+    """Platform endpoint: match only clients that connected under the same name (default: any four
+    waiting clients, in connection order, as the competition's own server does)."""
     static_dir: Path = field(default=STATIC_DIR)
     """Folder served under ``/static`` (``index.html`` is the lobby at ``/``)."""
+    send_timeout: float = 10.0
+    """Seconds one message to a client may take to be written; a client that does not read is then
+    treated as gone: nothing more is queued for it, its handler ends, its moves are played by timeout."""
+    max_queued_messages: int = 256
+    """Messages that may wait unsent for one seat websocket; a client that lets more pile up is
+    disconnected with close code 1008."""
+    max_body_bytes: int = 65_536
+    """Largest HTTP request body; a larger one is refused with 413 before it is read in full."""
+    max_tables: int = 256
+    """Tables waiting or playing at once, over all clients."""
+    max_tables_per_client: int = 8
+    """Tables waiting or playing that one client address may have created."""
+    max_reservations_per_client: int = 8
+    """Open seats of unfinished tables that one client address may hold reserved."""
+    requests_per_minute: int = 120
+    """Table creations and seat reservations one client address may make per minute."""
+    reservation_timeout: float = 300.0
+    """Seconds a seat token (a human seat's or a reserved open seat's) may go unused before the seat
+    is given up (an open seat opens again; a table waiting on a human seat is closed)."""
+    abandoned_timeout: float = 300.0
+    """Seconds a playing table may go on with none of its people or network bots connected; it is
+    then aborted, and nothing of it is stored."""
+    ended_tables_kept: int = 1000
+    """Finished or aborted tables kept in memory for the lobby (the oldest are forgotten first)."""
+    max_stored_games: int = 0
+    """Retention: finished games kept in the database (the oldest are deleted first); 0 keeps all."""
 
     def __post_init__(self) -> None:
         if not self.move_timeout > 0:
             raise ValueError(f"move_timeout must be a positive number of seconds, got {self.move_timeout!r}")
         if not self.bot_delay >= 0:
             raise ValueError(f"bot_delay must be zero or more seconds, got {self.bot_delay!r}")
-        if self.platform_games < 1:
-            raise ValueError(f"platform_games must be at least 1, got {self.platform_games!r}")
+        if not self.max_stored_games >= 0:
+            raise ValueError(f"max_stored_games must be zero (keep all) or more, got {self.max_stored_games!r}")
+        for name in ("send_timeout", "reservation_timeout", "abandoned_timeout"):
+            if not getattr(self, name) > 0:
+                raise ValueError(f"{name} must be a positive number of seconds, got {getattr(self, name)!r}")
+        for name in ("platform_games", "max_queued_messages", "max_body_bytes", "max_tables",
+                     "max_tables_per_client", "max_reservations_per_client", "requests_per_minute",
+                     "ended_tables_kept"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
+

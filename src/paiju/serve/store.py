@@ -7,7 +7,9 @@ Schema (created when missing)::
                    result TEXT  -- JSON result, finished TEXT  -- ISO 8601 UTC time)
 
 A game is written in one transaction, so after a crash it is either fully stored or absent; games still
-in progress live only in memory. Every call opens its own connection, so a store is safe to share
+in progress live only in memory. Retention: with ``keep`` > 0 the store holds at most the ``keep`` most
+recent games — the same transaction that adds a game deletes the oldest beyond that (``paiju serve
+--keep-games``); 0 keeps every game. Every call opens its own connection, so a store is safe to share
 between threads (the event loop, bot worker threads, the platform endpoint).
 """
 
@@ -49,8 +51,11 @@ class RecordNotFound(PaijuError, KeyError):
 class GameStore:
     """The finished games kept in the SQLite file at ``path``."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, keep: int = 0) -> None:
+        if keep < 0:
+            raise ValueError(f"keep must be zero (keep every game) or more, got {keep}")
         self.path = Path(path)
+        self.keep = keep
         try:
             with self._connection() as connection:
                 connection.execute(SCHEMA)
@@ -73,6 +78,10 @@ class GameStore:
             connection.execute(
                 "INSERT INTO finished_games (record_id, game, seats, record, result, finished) "
                 "VALUES (?, ?, ?, ?, ?, ?)", (record_id, *row, finished))
+            if self.keep:
+                connection.execute("DELETE FROM finished_games WHERE number <= "
+                                   "(SELECT number FROM finished_games ORDER BY number DESC LIMIT 1 OFFSET ?)",
+                                   (self.keep,))
         return record_id
 
     def list_finished(self, limit: int = 50) -> list[dict[str, Any]]:

@@ -10,7 +10,12 @@ other table notices.
 Each turn a bot waits ``bot_delay`` seconds and chooses in a worker thread (the event loop never blocks);
 a person or network bot gets ``act`` and has ``move_timeout`` seconds to answer, after which the server
 plays the default action (pass when legal, else the first legal action in the engine's order), logs a
-warning, and the record keeps it as a normal action. Every seat is sent only its own observation.
+warning, and the record keeps it as a normal action — unless none of the table's people and network bots
+is connected any more: the table is then abandoned (``aborted``, nothing stored), so that moves played by
+timeout for absent players never become a stored game.
+
+Every seat is sent only its own observation, and the last action as that seat may see it
+(``State.action_seen_by``: a GuanDan tribute or return card stays sealed until its phase ends).
 """
 
 from __future__ import annotations
@@ -24,12 +29,13 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from starlette.status import WS_1000_NORMAL_CLOSURE, WS_1011_INTERNAL_ERROR
+from starlette.status import WS_1000_NORMAL_CLOSURE, WS_1001_GOING_AWAY, WS_1011_INTERNAL_ERROR
 
 from paiju.agents.external import canonical_json, quote
 from paiju.core.agent import Agent
 from paiju.core.errors import PaijuError
 from paiju.core.game import JSON, Action, Game, Observation
+from paiju.eval.seeds import derive_seed
 from paiju.serve import protocol
 from paiju.serve.bots import explain_candidates, offered_agents
 from paiju.serve.protocol import ActionAnswer, ExplainRequest, Message, ProtocolError
@@ -38,6 +44,7 @@ from paiju.serve.settings import ServeSettings
 from paiju.serve.store import GameStore
 
 ABORTED_MESSAGE = "the table was stopped by a server error; the game was not stored"
+ABANDONED_REASON = "every player left the table; the game was not stored"
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +62,10 @@ class SeatNotFound(PaijuError):
 
 class SeatUnavailable(PaijuError):
     """A seat that cannot be reserved: not an open seat, or reserved already."""
+
+
+class TableAbandoned(Exception):
+    """A move timed out while none of the table's people or network bots was connected."""
 
 
 def default_action(legal: Sequence[Action]) -> Action:
@@ -93,8 +104,8 @@ class Table:
         self.opened_at = time.monotonic()
         self.ended_at: float | None = None
         """``time.monotonic()`` when the table finished or was aborted."""
-        self.last: Message | None = None
-        """The latest action, ``{"seat", "action"}``."""
+        self.last: tuple[int, Action] | None = None
+        """The latest action and its seat."""
         self.result: Message | None = None
         self.record_id: str | None = None
         self.task: asyncio.Task[None] | None = None
@@ -131,15 +142,41 @@ class Table:
         """The seat whose token is ``token``, if any."""
         return next((seat for seat in self.seats if seat.opens_with(token)), None)
 
-    def reserve(self, number: int) -> str:
-        """Give open seat ``number`` a token and return it."""
+    def reserve(self, number: int, client: str) -> str:
+        """Give open seat ``number`` a token held by ``client`` (its address) and return it."""
         seat = self.seat(number)
         if seat.kind is not SeatKind.OPEN:
             raise SeatUnavailable(f"seat {number} of table {self.table_id} is not open: it is a {seat.kind} seat")
         if seat.token is not None:
             raise SeatUnavailable(f"seat {number} of table {self.table_id} is already reserved")
-        seat.token = new_token()
-        return seat.token
+        if self.status is not TableStatus.WAITING:
+            raise SeatUnavailable(f"table {self.table_id} is {self.status}: its seats can no longer be reserved")
+        seat.hand_out(new_token(), client)
+        return seat.token  # type: ignore[return-value]
+
+    def expire_tokens(self, now: float, timeout: float) -> bool:
+        """Give up the seat tokens of a waiting table unused for ``timeout`` seconds: an open seat opens again;
+        a human seat cannot, so then the answer is True (the table can never start and is to be closed)."""
+        if self.status is not TableStatus.WAITING:
+            return False
+        unused = [seat for seat in self.seats if seat.token is not None and not seat.joined
+                  and now - seat.token_issued > timeout]
+        for seat in unused:
+            if seat.kind is SeatKind.OPEN:
+                log.info("table %s: the reservation of seat %d expired unused", self.table_id, seat.number)
+                seat.hand_out(None, None)
+        return any(seat.kind is SeatKind.HUMAN for seat in unused)
+
+    def reservations_of(self, client: str) -> int:
+        """Open seats of this unfinished table that ``client`` holds reserved."""
+        if self.status not in (TableStatus.WAITING, TableStatus.PLAYING):
+            return 0
+        return sum(1 for seat in self.seats if seat.kind is SeatKind.OPEN and seat.holder == client)
+
+    @property
+    def in_progress(self) -> bool:
+        """Waiting for its seats or playing."""
+        return self.status in (TableStatus.WAITING, TableStatus.PLAYING)
 
     # The seat websocket's side: every method runs on the event loop, so none needs a lock.
 
@@ -196,7 +233,10 @@ class Table:
 
     def _answer(self, seat: Seat, value: JSON) -> None:
         pending = self._pending_for(seat)
-        wanted = canonical_json(value)
+        try:
+            wanted = canonical_json(value)
+        except RecursionError:
+            raise ProtocolError("the action is nested too deeply to be any legal action") from None
         for action, legal_value in zip(pending.legal, pending.legal_json, strict=True):
             if canonical_json(legal_value) == wanted:
                 pending.answer.set_result(action)
@@ -222,7 +262,7 @@ class Table:
                       legal: list[Action]) -> None:
         try:
             candidates = await asyncio.to_thread(explain_candidates, self.game, agent, observation, legal,
-                                                 self.rules_json, self.seed + number)
+                                                 self.rules_json, derive_seed(self.seed, "agent", number))
             connection.send(protocol.explain(agent, candidates))
         except Exception:  # an adviser failing must not stop the table
             log.exception("table %s: agent %s could not explain seat %d's decision", self.table_id, agent, number)
@@ -244,6 +284,10 @@ class Table:
             await self._store()
         except asyncio.CancelledError:
             raise
+        except TableAbandoned:
+            log.info("table %s (%s) abandoned by every player; nothing stored", self.table_id, self.game.name)
+            self.status, self.ended_at = TableStatus.ABORTED, time.monotonic()
+            self.dismiss(WS_1001_GOING_AWAY, ABANDONED_REASON)
         except Exception:
             log.exception("table %s (%s, seed %d) aborted", self.table_id, self.game.name, self.seed)
             self.status, self.ended_at = TableStatus.ABORTED, time.monotonic()
@@ -268,7 +312,7 @@ class Table:
             legal = state.legal_actions()
             action = await (self._bot_move(seat, legal) if seat in self.bots else self._remote_move(seat, legal))
             state.apply(action, seat=seat)
-            self.last = {"seat": seat, "action": self.game.action_to_json(action)}
+            self.last = (seat, action)
 
     async def _bot_move(self, seat: int, legal: list[Action]) -> Action:
         await asyncio.sleep(self.settings.bot_delay)
@@ -285,12 +329,19 @@ class Table:
         try:
             return await asyncio.wait_for(pending.answer, timeout)
         except TimeoutError:
+            if not self._anyone_connected():
+                raise TableAbandoned from None
             action = default_action(legal)
             log.warning("table %s: seat %d made no move within %g s; played the default action %s",
                         self.table_id, seat, timeout, canonical_json(self.game.action_to_json(action)))
             return action
         finally:
             self._pending = None
+
+    def _anyone_connected(self) -> bool:
+        """Whether a person or network bot of this table is connected now."""
+        return any(seat.connection is not None and not seat.connection.closing
+                   for seat in self.seats if seat.kind is not SeatKind.BOT)
 
     async def _store(self) -> None:
         """Store the finished game (one transaction), then tell every seat."""
@@ -307,8 +358,12 @@ class Table:
 
     def _update(self, seat: int) -> Message:
         state = self.state
+        last = None
+        if self.last is not None:
+            actor, action = self.last
+            last = {"seat": actor, "action": state.action_seen_by(seat, actor, action)}
         return protocol.update(self.game.name, seat, state.phase, state.observation(seat).to_json(),
-                               state.current_player, self.last, state.deal_number)
+                               state.current_player, last, state.deal_number)
 
     def _broadcast(self, message_for: Callable[[Seat], Message]) -> None:
         """Send ``message_for(seat)`` to every connected seat."""

@@ -194,7 +194,7 @@ def test_observations_hide_other_hands_and_follow_the_protocol():
     observation = state.observation(1)
     encoded = observation.to_json()
     assert set(encoded) == {"hand", "level", "self_level", "oppo_level", "history", "greater", "cards_left",
-                            "finished"}
+                            "finished", "round", "previous_order", "tribute", "back", "anti_tribute"}
     assert encoded["hand"] == state.hand(1) and encoded["level"] == "2"
     assert all(len(entry) == 2 and len(entry[1]) == 3 for entry in encoded["history"])
     assert observation.partner == 3 and observation.hand_cards == parse_cards(state.hand(1))

@@ -91,7 +91,8 @@ class GuanDan(Game):
 
     def observation_from_json(self, obs: dict[str, Any], seat: int, phase: str,
                               rules: GuanDanRules | None = None) -> GuanDanObservation:
-        """``GuanDanObservation.from_json``: the fields the protocol carries, those of a first round for the rest."""
+        """``GuanDanObservation.from_json``: the fields the protocol carries (round, previous order and gifts
+        included); the failed attempts at A and the team scores, which it does not carry, read as zero."""
         return GuanDanObservation.from_json(obs, seat, phase, rules or GuanDanRules())
 
     def determinize(self, observation: GuanDanObservation, rng: random.Random) -> GuanDanState:

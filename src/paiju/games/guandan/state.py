@@ -430,6 +430,13 @@ class GuanDanState(State):
 
     # -- records -----------------------------------------------------------------------------------
 
+    def action_seen_by(self, viewer: int, seat: int, action: Play | Gift) -> Any:
+        """A gift is sealed, seen only by its giver, until every gift of its phase is chosen (the platform
+        announces them all at once); plays are public."""
+        if isinstance(action, Gift) and viewer != seat and self._phase == action.kind:
+            return None
+        return self.action_to_json(action)
+
     def action_from_json(self, value: Any) -> Play | Gift:
         """A play ``[type, rank, cards]`` or a gift ``["tribute", "tribute", [card]]`` (platform form), read
         at this round's level; whether it is legal is ``apply``'s question."""

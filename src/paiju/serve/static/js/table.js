@@ -234,7 +234,9 @@ export class LiveTable {
   }
 
   addLog(seat, action) {
-    this.log.unshift(`${this.seatName(seat)}: ${this.game.actionLabel(action)}`);
+    // null: an action the rules keep from this seat for now (a GuanDan gift before its phase ends)
+    const label = action === null ? "chose a sealed card" : this.game.actionLabel(action);
+    this.log.unshift(`${this.seatName(seat)}: ${label}`);
     this.log.length = Math.min(this.log.length, LOG_LENGTH);
   }
 
