@@ -14,6 +14,7 @@ from rich.console import Console
 from paiju.agents.bridge_cli import bot, connect
 from paiju.core.errors import PaijuError
 from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.games.doudizhu.solve_cli import solve_doudizhu
 from paiju.train.cli import plot, train_app
 
 app = typer.Typer(help="paiju: engines, bots and evaluation for DouDizhu, GuanDan and Gongzhu.",
@@ -21,10 +22,13 @@ app = typer.Typer(help="paiju: engines, bots and evaluation for DouDizhu, GuanDa
 play_app = typer.Typer(help="Play a game against bots in the terminal.", no_args_is_help=True)
 eval_app = typer.Typer(help="Evaluate agents against each other.", no_args_is_help=True)
 legal_app = typer.Typer(help="Rules oracle: legal plays for JSON-lines queries on stdin.", no_args_is_help=True)
+solve_app = typer.Typer(help="Exact endgame solvers: who wins with every hand visible.", no_args_is_help=True)
 app.add_typer(play_app, name="play")
 app.add_typer(eval_app, name="eval")
 app.add_typer(legal_app, name="legal")
 app.add_typer(train_app, name="train")
+app.add_typer(solve_app, name="solve")
+solve_app.command("doudizhu")(solve_doudizhu)
 app.command("plot")(plot)
 app.command("bot")(bot)
 app.command("connect")(connect)
