@@ -61,6 +61,19 @@ def test_report_json_holds_config_version_and_wall_time() -> None:
     assert result["two_table"] is None
 
 
+def test_report_lists_every_deck_and_the_paired_duplicate_score() -> None:
+    report = evaluate_doudizhu(DouDizhuEvalConfig("rules", "random", decks=6, seed=3), progress=False)
+    result = json.loads(json.dumps(report.to_json()))
+    assert [deck["deck"] for deck in result["per_deck"]] == list(range(6))
+    totals = [sum(sum(p for seat, p in enumerate(game["payoffs"]) if game["seats"][seat] == "A")
+                  for game in deck["games"]) for deck in result["per_deck"]]
+    assert all(sorted(game["seats"] for game in deck["games"]) == ["ABB", "BAA"] for deck in result["per_deck"])
+    assert result["duplicate_score_a"]["value"] == pytest.approx(sum(totals) / 6)
+    assert result["duplicate_score_a"]["value"] == pytest.approx(2 * result["agents"]["A"]["overall"]["adp"]["value"])
+    itself = evaluate_doudizhu(DouDizhuEvalConfig("rules", "rules", decks=4, seed=3), progress=False)
+    assert itself.duplicate_score.value == 0
+
+
 # -- role-swapped duplicate ----------------------------------------------------------------------------
 
 

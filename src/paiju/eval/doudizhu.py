@@ -24,6 +24,11 @@ game when that score is positive. In pure games this is the spec's side score (t
 both peasants' payoffs added); in a mixed game the agent holding the landlord seat wins exactly when the
 landlord wins. Games are zero-sum between A and B, so A's overall ADP is −B's and their WPs add up to 1.
 
+**Paired figure.** A's duplicate score per deck is the sum of A's scores over the deck's games (research
+mode: A's landlord game plus A's peasant game); its mean over decks, with a t interval, is the single number
+that compares A with B deck by deck (0 when A and B play alike). The JSON report lists every deck's games
+(``per_deck``), so any two reports on the same seed can be compared deck by deck.
+
 **Intervals** (95 %): WP with Wilson's interval, ADP with Student's t interval. A deck's games are
 correlated (the same cards, seen from both sides), so every interval takes the decks as the independent
 groups (``paiju.eval.stats.duplicate_rate`` / ``duplicate_mean``): with one game per deck, as for each role
@@ -59,7 +64,7 @@ from paiju.eval.checks import check_config
 from paiju.eval.parallel import map_units
 from paiju.eval.seating import close_kept_agents, play_seated
 from paiju.eval.seeds import derive_seed
-from paiju.eval.stats import Estimate, duplicate_mean, duplicate_rate, paired_difference
+from paiju.eval.stats import Estimate, duplicate_mean, duplicate_rate, mean_interval, paired_difference
 from paiju.games.doudizhu import DouDizhu, DouDizhuRules, DouDizhuState
 from paiju.games.doudizhu.observation import POSITIONS
 from paiju.games.doudizhu.rules import Mode
@@ -130,6 +135,10 @@ class GameOutcome:
         if len(held) == 2 and self.landlord not in held:
             return "peasants"
         return "mixed"
+
+    def to_json(self) -> dict[str, Any]:
+        """``{"seats": "ABB", "landlord", "payoffs"}``."""
+        return {"seats": "".join(self.seats), "landlord": self.landlord, "payoffs": list(self.payoffs)}
 
     @property
     def lineup(self) -> str:
@@ -220,13 +229,23 @@ class DouDizhuEvalReport:
     two_table: TwoTableSummary | None
     wall_time_s: float
     version: str
+    per_deck: list[list[GameOutcome]]
+    """Every deck's games, in deck order."""
+
+    @property
+    def duplicate_score(self) -> Estimate:
+        """A's duplicate score per deck (the sum of A's scores over the deck's games), mean over decks, t."""
+        return mean_interval([sum(game.score("A") for game in deck) for deck in self.per_deck])
 
     def to_json(self) -> dict[str, Any]:
         return {
             "paiju_version": self.version, "config": self.config.to_json(), "decks": self.config.decks,
             "games": self.games, "agents": {label: a.to_json() for label, a in self.agents.items()},
+            "duplicate_score_a": self.duplicate_score.to_json(),
             "two_table": None if self.two_table is None else self.two_table.to_json(),
             "behaviour": {lineup: b.to_json() for lineup, b in self.behaviour.items()},
+            "per_deck": [{"deck": deck[0].deck, "games": [game.to_json() for game in deck]}
+                         for deck in self.per_deck if deck],
             "wall_time_s": self.wall_time_s,
         }
 
@@ -252,6 +271,7 @@ class DouDizhuEvalReport:
                 name = ""
             overall = agent.overall
             table.add_row(name, "overall", str(overall.games), str(overall.wp), str(overall.adp), end_section=True)
+        table.add_row("A − B", "per deck", str(self.config.decks), "", f"{self.duplicate_score} (A's duplicate score)")
         return table
 
     def _two_table_table(self, summary: TwoTableSummary) -> Table:
@@ -311,6 +331,7 @@ def evaluate_doudizhu(config: DouDizhuEvalConfig, progress: bool = True) -> DouD
         two_table=TwoTableSummary.of(decks) if config.protocol == "two-table" else None,
         wall_time_s=wall_time,
         version=__version__,
+        per_deck=decks,
     )
 
 
