@@ -277,3 +277,21 @@ def test_replay_frames_are_made_once_per_record(arena, monkeypatch):
     body = first.json()
     assert body["game"] == "gongzhu" and len(body["frames"]) == 53
     assert arena.http.get("/api/records/r-missing/frames").status_code == 404
+
+
+@pytest.mark.parametrize("arena_settings", [{"max_queued_messages": 16}], indirect=True)
+def test_a_client_sending_many_messages_at_once_is_answered_at_its_pace_not_dropped(arena):
+    table = arena.create_table("gongzhu", GONGZHU_HUMAN)
+
+    async def pipeline() -> int:
+        client = await arena.connect(table["table_id"], table["seats"][0]["token"])
+        await client.receive_type("act")
+        for _ in range(300):
+            await client.send({"type": "ping"})
+        pongs = 0
+        while pongs < 300:
+            pongs += (await client.receive())["type"] == "pong"
+        await client.close()
+        return pongs
+
+    assert asyncio.run(pipeline()) == 300

@@ -97,7 +97,7 @@ Security
   seats at most 8 per address, 120 creations and reservations a minute per address (checked atomically:
   ``paiju.serve.lobby``); seat tokens unused for 5 minutes are given up; a seat's outbox holds at most 256
   unsent messages and a message must be taken within 10 s, else the client is disconnected (1008:
-  ``paiju.serve.seats``); ended tables are kept in memory 10 minutes, at most 1000 of them; the database
+  ``paiju.serve.seats``); ended tables are kept in memory 10 minutes, at most 200 of them; the database
   keeps every finished game unless ``--keep-games N`` keeps the N newest.
 - The server has no accounts and no TLS: run it on loopback, or behind a reverse proxy that adds them.
 """

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -31,6 +32,9 @@ def create_app(settings: ServeSettings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        # What is loaded by now lives as long as the server: keep it out of the collector's full scans,
+        # whose pauses would otherwise grow with every module and network loaded.
+        gc.freeze()
         sweeper = asyncio.create_task(lobby.run_sweeps(), name="lobby sweeps")
         yield
         sweeper.cancel()

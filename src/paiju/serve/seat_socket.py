@@ -64,3 +64,4 @@ async def _read(websocket: WebSocket, table: Table, seat: Seat, connection: Seat
             table.receive(seat, connection, message["text"])
         elif seat.connection is connection:
             connection.send(protocol.error("messages are JSON text; a binary message was sent"))
+        await connection.room()

@@ -7,7 +7,9 @@ handed to and when, so that the lobby can limit reservations per client and expi
 
 A seat's websocket writes from a bounded outbox: a client that lets more than ``max_queued`` messages pile
 up unread, or does not take one message within ``send_timeout`` seconds, is disconnected (close code 1008),
-so a client that never reads costs the server a bounded amount of memory and never holds up its table.
+so a client that never reads costs the server a bounded amount of memory and never holds up its table. The
+client's own messages are read only while the outbox is less than half full (``room``): a client that sends
+many messages at once is answered at the pace it reads, and is never dropped for it.
 """
 
 from __future__ import annotations
@@ -124,6 +126,8 @@ class SeatConnection:
     closing: bool = False
 
     def __post_init__(self) -> None:
+        self._room = asyncio.Event()
+        self._room.set()
         self.writer = asyncio.create_task(self._write())
 
     def send(self, message: Message) -> None:
@@ -135,6 +139,12 @@ class SeatConnection:
             self._drop(f"more than {self.max_queued} messages went unread")
             return
         self.outbox.put_nowait(message)
+        if self.outbox.qsize() >= self.max_queued // 2:
+            self._room.clear()
+
+    async def room(self) -> None:
+        """Return once the outbox is less than half full, or the connection is closing."""
+        await self._room.wait()
 
     def close(self, code: int, reason: str) -> None:
         """Close the websocket with ``code`` and ``reason`` once the queued messages are written."""
@@ -145,6 +155,7 @@ class SeatConnection:
     async def stop(self) -> None:
         """Stop writing (the client is gone)."""
         self.closing = True
+        self._room.set()
         self.writer.cancel()
         with contextlib.suppress(asyncio.CancelledError):
             await self.writer
@@ -152,6 +163,7 @@ class SeatConnection:
     def _drop(self, reason: str) -> None:
         """Disconnect a client that does not read: forget what it has not read, then close."""
         self.closing = True
+        self._room.set()
         while not self.outbox.empty():
             self.outbox.get_nowait()
         self.outbox.put_nowait(_Close(WS_1008_POLICY_VIOLATION, close_reason(reason)))
@@ -160,6 +172,8 @@ class SeatConnection:
         try:
             while True:
                 item = await self.outbox.get()
+                if self.outbox.qsize() < self.max_queued // 2:
+                    self._room.set()
                 if isinstance(item, _Close):
                     await asyncio.wait_for(self.websocket.close(item.code, item.reason), CLOSE_LIMIT)
                     return
@@ -167,7 +181,8 @@ class SeatConnection:
                 await asyncio.wait_for(self.websocket.send_text(text), self.send_timeout)
         except TimeoutError:
             log.info("seat connection dropped: the client took no message for %g s", self.send_timeout)
-            self.closing = True
         except (OSError, RuntimeError, WebSocketDisconnect) as error:  # the client went away mid-write
             log.debug("seat connection closed while writing: %s", error)
+        finally:
             self.closing = True
+            self._room.set()

@@ -48,7 +48,7 @@ class ServeSettings:
     abandoned_timeout: float = 300.0
     """Seconds a playing table may go on with none of its people or network bots connected; it is
     then aborted, and nothing of it is stored."""
-    ended_tables_kept: int = 1000
+    ended_tables_kept: int = 200
     """Finished or aborted tables kept in memory for the lobby (the oldest are forgotten first)."""
     max_stored_games: int = 0
     """Retention: finished games kept in the database (the oldest are deleted first); 0 keeps all."""

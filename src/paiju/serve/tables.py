@@ -296,6 +296,7 @@ class Table:
                     self._send_abort(seat.connection)
         finally:
             await asyncio.to_thread(self._close_bots)
+            self.bots = {}  # an ended table is kept for the lobby; its agents (networks) are not needed
 
     async def _play(self) -> None:
         """Play to the end: ``start`` at each new deal, ``update`` after it and after every action."""
