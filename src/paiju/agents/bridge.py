@@ -23,9 +23,9 @@ import asyncio
 import functools
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import IO, TYPE_CHECKING, Any
+from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from paiju.agents import make_agent
 from paiju.agents.external import PROTOCOL_VERSION, encode_message, quote
@@ -36,6 +36,8 @@ from paiju.core.registry import load_game
 
 if TYPE_CHECKING:
     from websockets.asyncio.client import ClientConnection
+
+Finished = TypeVar("Finished")
 
 Message = dict[str, JSON]
 
@@ -336,23 +338,31 @@ async def run_arena_bot(url: str, agent_spec: str, seed: int = 0) -> FinishedGam
     """Play the arena seat at ``url`` (``ws://HOST:PORT/ws/tables/{id}?token=T``) as agent ``agent_spec`` (built
     with ``seed``) until the game ends; the agent thinks in a worker thread. Raises ``PaijuError`` when the
     connection fails or closes before the end, and ``BridgeError`` for a message it cannot read."""
-    import websockets  # only the arena bot needs it: ``paiju bot`` starts faster without
+    return await _play_connected(url, functools.partial(_play_seat, agent_spec=agent_spec, seed=seed),
+                                 "the arena", "the game ended")
+
+
+async def _play_connected(url: str, play: Callable[[ClientConnection], Awaitable[Finished | None]], server: str,
+                          end: str) -> Finished:
+    """Connect to ``url`` and ``play`` over the connection; ``PaijuError`` naming ``server`` when the connection
+    fails, or closes before ``play`` saw ``end`` (it then returns ``None``)."""
+    import websockets  # only the network clients need it: ``paiju bot`` starts faster without
 
     try:
         async with websockets.connect(url) as connection:
-            game = await _play_seat(connection, agent_spec, seed)
-            if game is None:
-                raise _closed_early(connection.close_code, connection.close_reason)
-            return game
+            finished = await play(connection)
+            if finished is None:
+                raise _closed_early(connection.close_code, connection.close_reason, server, end)
+            return finished
     except websockets.exceptions.ConnectionClosed as closed:
         frame = closed.rcvd
-        raise _closed_early(None if frame is None else frame.code, None if frame is None else frame.reason) from None
+        raise _closed_early(None if frame is None else frame.code, None if frame is None else frame.reason,
+                            server, end) from None
     except (OSError, websockets.exceptions.InvalidURI, websockets.exceptions.InvalidHandshake) as error:
-        raise PaijuError(f"cannot connect to the arena at {url}: {error}") from None
+        raise PaijuError(f"cannot connect to {server} at {url}: {error}") from None
 
 
-def _closed_early(code: int | None, reason: str | None, server: str = "the arena",
-                  end: str = "the game ended") -> PaijuError:
+def _closed_early(code: int | None, reason: str | None, server: str, end: str) -> PaijuError:
     why = "without a close frame" if code is None else f"with code {code}" + (f" ({reason})" if reason else "")
     return PaijuError(f"{server} closed the connection {why} before {end}")
 
@@ -395,20 +405,8 @@ async def run_platform_bot(url: str, agent_spec: str, seed: int = 0) -> Finished
     ``agent_spec`` (built with ``seed``, playing paiju's default GuanDan rules) until the match's
     ``gameResult``; the agent thinks in a worker thread. Raises ``PaijuError`` when the connection fails or
     closes before the end, and ``BridgeError`` for a message it cannot read."""
-    import websockets
-
-    closed_early = functools.partial(_closed_early, server="the platform", end="the match ended")
-    try:
-        async with websockets.connect(url) as connection:
-            match = await _play_platform(connection, agent_spec, seed)
-            if match is None:
-                raise closed_early(connection.close_code, connection.close_reason)
-            return match
-    except websockets.exceptions.ConnectionClosed as closed:
-        frame = closed.rcvd
-        raise closed_early(None if frame is None else frame.code, None if frame is None else frame.reason) from None
-    except (OSError, websockets.exceptions.InvalidURI, websockets.exceptions.InvalidHandshake) as error:
-        raise PaijuError(f"cannot connect to the platform at {url}: {error}") from None
+    return await _play_connected(url, functools.partial(_play_platform, agent_spec=agent_spec, seed=seed),
+                                 "the platform", "the match ended")
 
 
 async def _play_platform(connection: ClientConnection, agent_spec: str, seed: int) -> FinishedMatch | None:
