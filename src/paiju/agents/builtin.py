@@ -8,6 +8,7 @@ from paiju.agents.rules import DouDizhuRulesAgent
 from paiju.agents.rules.gongzhu_greed import make_greed_agent
 from paiju.agents.rules.gongzhu_if import make_if_agent
 from paiju.agents.rules.guandan import GuanDanRulesAgent
+from paiju.agents.search import make_search_agent
 
 register_agent("*", "random", lambda argument, seed: RandomAgent(seed))
 register_agent("*", "ext", lambda command, seed: ExternalAgent(command, seed=seed))
@@ -17,3 +18,6 @@ register_agent("gongzhu", "mr-greed", make_greed_agent)
 register_agent("guandan", "rules", lambda argument, seed: GuanDanRulesAgent(seed))
 register_agent("doudizhu", "dmc", make_dmc_agent("doudizhu"))
 register_agent("guandan", "dmc", make_dmc_agent("guandan"))
+register_agent("doudizhu", "search", make_search_agent("doudizhu"))
+register_agent("guandan", "search", make_search_agent("guandan"))
+register_agent("gongzhu", "search", make_search_agent("gongzhu"))

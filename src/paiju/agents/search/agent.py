@@ -1,0 +1,119 @@
+"""``SearchAgent``: the ``search`` player — a prior policy's best candidates weighed by simulations in worlds
+sampled from its own observation."""
+
+from __future__ import annotations
+
+import json
+import random
+from collections.abc import Sequence
+from typing import Any
+
+from paiju.agents import AgentFactory, make_agent
+from paiju.agents.search.budget import Budget
+from paiju.agents.search.ismcts import Ismcts
+from paiju.agents.search.options import SearchOptions, parse_options
+from paiju.agents.search.pimc import pimc, ranked_estimates
+from paiju.agents.search.prior import ranked
+from paiju.agents.search.profiles import PROFILES, GameProfile
+from paiju.agents.search.rollout import Rollout
+from paiju.agents.search.worlds import Belief, Worlds
+from paiju.core.agent import Agent, ScoredAction
+from paiju.core.errors import PaijuError
+from paiju.core.game import JSON, Action, Game
+from paiju.core.registry import load_game
+
+
+class SearchAgent(Agent):
+    """Searches its decisions in the profile's phases and plays the others as its prior.
+
+    Each decision is a function of the seed and the observation alone: its random draws (worlds, the
+    policies' own choices) come from a generator seeded with both, and its agents (prior, one rollout agent
+    and, under a belief, one model agent per seat) are made for the decision, begun at their seats, reused by
+    all its simulations, and closed after it. Under a ``sims`` budget the same seed and observation therefore
+    give the same decision; under ``ms`` the number of simulations depends on the machine.
+    """
+
+    name = "search"
+
+    def __init__(self, game: Game, options: SearchOptions, profile: GameProfile, seed: int = 0) -> None:
+        self.game = game
+        self.options = options
+        self.profile = profile
+        self.seed = seed
+        self.rules: dict[str, JSON] = {}
+        self.simulations = 0
+        """Simulations run by the last search (benchmarks read it)."""
+        self.player = self._agent(options.policy, seed)
+
+    def begin(self, game: str, seat: int, rules: dict[str, JSON]) -> None:
+        self.rules = rules
+        self.player.begin(game, seat, rules)
+
+    def act(self, observation: Any, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        if observation.phase not in self.profile.searched_phases:
+            return self.player.act(observation, legal)
+        return self.explain(observation, legal)[0].action
+
+    def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
+        """The searched candidates with their mean simulated values, best first (the prior's scored actions
+        when the budget allowed no simulation; the prior's own ``explain`` in phases not searched)."""
+        if observation.phase not in self.profile.searched_phases:
+            return self.player.explain(observation, legal)
+        if len(legal) == 1:
+            return [ScoredAction(legal[0], 0.0)]
+        return self._search(observation, legal)
+
+    def finish(self, result: dict[str, JSON]) -> None:
+        self.player.finish(result)
+
+    def close(self) -> None:
+        self.player.close()
+
+    def _search(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
+        options = self.options
+        budget = Budget(options.sims, options.ms)
+        rng = random.Random(f"{self.seed}/{json.dumps(observation.to_json(), sort_keys=True)}")
+        seats = range(self.game.num_players)
+        prior = self._agent(options.policy, rng.getrandbits(63), observation.seat)
+        rollout_agents = [self._agent(options.rollout, rng.getrandbits(63), seat) for seat in seats]
+        model = [self._agent(options.policy, rng.getrandbits(63), seat) for seat in seats] if options.belief else []
+        try:
+            scored = ranked(prior.explain(observation, legal), legal)
+            candidates = scored[: options.top]
+            belief = Belief(model, options.temperature, options.belief) if model else None
+            worlds = Worlds(self.game, observation, options.worlds, random.Random(rng.getrandbits(63)), belief)
+            rollout = Rollout(rollout_agents, observation.seat, self.profile.deal_value)
+            if options.algo == "pimc":
+                estimates = pimc([entry.action for entry in candidates], worlds, rollout, budget)
+                searched = [ScoredAction(estimate.action, estimate.mean)
+                            for estimate in ranked_estimates(estimates, options.z)] if estimates[0].visits else []
+            else:
+                tree = Ismcts(candidates, observation.seat, prior, rollout, options.top, options.c,
+                              options.temperature)
+                searched = tree.search(worlds, budget, rng)
+        finally:
+            self.simulations = budget.spent
+            for agent in [prior, *rollout_agents, *model]:
+                agent.close()
+        return searched or scored
+
+    def _agent(self, spec: str, seed: int, seat: int | None = None) -> Agent:
+        """The agent ``spec`` with ``seed``, begun at ``seat`` when given."""
+        agent = make_agent(spec, self.game.name, seed)
+        if seat is not None:
+            agent.begin(self.game.name, seat, self.rules)
+        return agent
+
+
+def make_search_agent(game: str) -> AgentFactory:
+    """The ``search`` agent factory of ``game`` for ``paiju.agents.register_agent``: ``search:KEY=VALUE,...``."""
+    if game not in PROFILES:
+        raise PaijuError(f"the search agent has no profile for {game!r}; profiles: {', '.join(PROFILES)}")
+    profile = PROFILES[game]
+
+    def factory(argument: str, seed: int) -> SearchAgent:
+        return SearchAgent(load_game(game), parse_options(argument, game, profile.defaults), profile, seed)
+
+    return factory

@@ -1,0 +1,114 @@
+"""The search agent's options: ``search:KEY=VALUE,KEY=VALUE`` parsed into a typed ``SearchOptions``.
+
+Every option has a per-game default (``profiles``); a bad option is refused with a ``PaijuError`` that names
+it and lists what is accepted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, fields, replace
+from typing import Any
+
+from paiju.agents import agent_names, make_agent
+from paiju.core.errors import PaijuError
+
+ALGORITHMS = ("pimc", "ismcts")
+BUDGET_KEYS = ("sims", "ms")
+REFUSED_POLICIES = ("search", "ext")
+"""Agent names that cannot be a policy: a search inside every simulation, or a program per simulated seat."""
+
+
+@dataclass(frozen=True, slots=True)
+class SearchOptions:
+    """How one ``search`` agent decides (see ``paiju.agents.search``)."""
+
+    algo: str
+    """``pimc`` (determinized Monte-Carlo: every candidate in every world) or ``ismcts`` (single-observer
+    information-set MCTS)."""
+    policy: str
+    """The prior: the agent whose ``explain`` ranks the candidates (and gives ISMCTS its priors and the
+    belief model its likelihoods); it also acts in the phases the search leaves alone."""
+    rollout: str
+    """The agent that plays every seat in the simulations."""
+    worlds: int
+    """Worlds (determinizations of the observation) sampled per decision."""
+    top: int
+    """Candidates: the prior's best ``top`` actions (every legal action when there are no more)."""
+    sims: int | None
+    """Simulations (rollouts) per decision; the same seed and observation then give the same decision."""
+    ms: int | None
+    """Milliseconds per decision (the search stops at the first simulation that would start later)."""
+    z: float
+    """PIMC: standard errors by which a candidate must beat the prior's choice, paired world by world, to be
+    taken instead (0: the best mean)."""
+    c: float
+    """ISMCTS: the PUCT exploration constant (values normalised to [0, 1])."""
+    temperature: float
+    """Softmax temperature turning the prior's scores into probabilities (ISMCTS priors, belief weights)."""
+    belief: int
+    """Belief weighting: each world is weighted by the likelihood, under the prior, of the other seats' last
+    ``belief`` decisions of the deal; 0 turns it off."""
+
+
+_POSITIVE_INTEGERS = ("worlds", "top", "sims", "ms")
+_POSITIVE_NUMBERS = ("c", "temperature")
+ACCEPTED = tuple(field.name for field in fields(SearchOptions))
+
+
+def parse_options(argument: str, game: str, defaults: SearchOptions) -> SearchOptions:
+    """The options written ``argument`` (``key=value`` pairs separated by commas) over ``defaults``.
+
+    Giving ``sims`` or ``ms`` replaces both budget defaults: ``search:ms=500`` searches for 500 ms with no
+    limit on simulations. Policies are checked by making them for ``game``.
+    """
+    given: dict[str, Any] = {}
+    for item in filter(None, argument.split(",")):
+        key, equals, text = item.partition("=")
+        key = key.strip()
+        if not equals:
+            raise PaijuError(f"search option {item!r} is not key=value; accepted keys: {', '.join(ACCEPTED)}")
+        if key not in ACCEPTED:
+            raise PaijuError(f"unknown search option {key!r}; accepted keys: {', '.join(ACCEPTED)}")
+        if key in given:
+            raise PaijuError(f"search option {key!r} is given twice")
+        given[key] = _value(key, text.strip(), game)
+    if any(key in given for key in BUDGET_KEYS):
+        given = {"sims": None, "ms": None, **given}
+    return replace(defaults, **given)
+
+
+def _value(key: str, text: str, game: str) -> Any:
+    if key == "algo":
+        if text not in ALGORITHMS:
+            raise PaijuError(f"search option algo must be one of {', '.join(ALGORITHMS)}, got {text!r}")
+        return text
+    if key in ("policy", "rollout"):
+        check_policy(key, text, game)
+        return text
+    if key in _POSITIVE_INTEGERS or key == "belief":
+        least = 0 if key == "belief" else 1
+        if not text.isdigit() or int(text) < least:
+            raise PaijuError(f"search option {key} must be a whole number >= {least}, got {text!r}")
+        return int(text)
+    try:
+        number = float(text)
+    except ValueError:
+        number = float("nan")
+    if key == "z" and number == 0:
+        return number
+    if not number > 0 or number == float("inf"):
+        kind = "a number >= 0" if key == "z" else "a positive number"
+        raise PaijuError(f"search option {key} must be {kind}, got {text!r}")
+    return number
+
+
+def check_policy(key: str, spec: str, game: str) -> None:
+    """Refuse ``spec`` as the ``key`` policy unless it names an agent of ``game`` that can play simulations."""
+    accepted = [name for name in agent_names(game) if name not in REFUSED_POLICIES]
+    if spec.partition(":")[0] not in accepted:
+        raise PaijuError(f"search option {key}={spec!r} is not a {game} agent a search can simulate; "
+                         f"accepted: {', '.join(accepted)}")
+    try:
+        make_agent(spec, game).close()
+    except PaijuError as error:
+        raise PaijuError(f"search option {key}={spec!r}: {error}") from None
