@@ -6,6 +6,7 @@ it and lists what is accepted.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, fields, replace
 from typing import Any
 
@@ -31,7 +32,8 @@ class SearchOptions:
     rollout: str
     """The agent that plays every seat in the simulations."""
     worlds: int
-    """Worlds (determinizations of the observation) sampled per decision."""
+    """Worlds (determinizations of the observation) sampled per decision: PIMC plays every candidate in each
+    (so at most ``worlds`` × candidates simulations); ISMCTS draws one per iteration from them."""
     top: int
     """Candidates: the prior's best ``top`` actions (every legal action when there are no more)."""
     sims: int | None
@@ -51,7 +53,6 @@ class SearchOptions:
 
 
 _POSITIVE_INTEGERS = ("worlds", "top", "sims", "ms")
-_POSITIVE_NUMBERS = ("c", "temperature")
 ACCEPTED = tuple(field.name for field in fields(SearchOptions))
 
 
@@ -87,16 +88,15 @@ def _value(key: str, text: str, game: str) -> Any:
         return text
     if key in _POSITIVE_INTEGERS or key == "belief":
         least = 0 if key == "belief" else 1
-        if not text.isdigit() or int(text) < least:
+        if not (text.isascii() and text.isdigit()) or int(text) < least:
             raise PaijuError(f"search option {key} must be a whole number >= {least}, got {text!r}")
         return int(text)
     try:
         number = float(text)
     except ValueError:
-        number = float("nan")
-    if key == "z" and number == 0:
-        return number
-    if not number > 0 or number == float("inf"):
+        number = math.nan
+    allowed = number >= 0 if key == "z" else number > 0  # NaN fails both
+    if not allowed or math.isinf(number):
         kind = "a number >= 0" if key == "z" else "a positive number"
         raise PaijuError(f"search option {key} must be {kind}, got {text!r}")
     return number

@@ -13,14 +13,17 @@ How the defaults were chosen (2-core machine shared with other work; duplicate e
   deal, ``rules`` playing on; 300 positions) preferred ``z=2`` (+0.072 ± 0.042 a decision) to ``z=1``
   (+0.033 ± 0.057) and ``z=0`` (+0.022 ± 0.072), and belief weighting (8 decisions, temperature 5) did not
   help (+0.030 ± 0.028): it concentrates the worlds on the true hands (card overlap 0.64 to 0.67) but
-  leaves 9 effective worlds of 40.
-- **GuanDan** ``pimc``, ``rules`` prior and rollouts, top 3, ``ms=300`` (up to 400 worlds): a rollout of a
-  round costs about 10 ms, so a time budget gives the late, short positions many more simulations than the
-  early ones, where ``z=1`` keeps the prior's play. Against ``rules``, 60 one-round games (seed 11): round
-  result +0.38 [−0.07, 0.84] against −0.02 [−0.56, 0.53] with 24 simulations (paired +0.40 ± 0.34).
+  leaves 9 effective worlds of 40. Checked on fresh deals, 60 decks (seed 2026): ADP +0.63 [0.19, 1.08];
+  as landlord +0.80 [0.13, 1.47], as peasants +0.47 [−0.40, 1.33].
+- **GuanDan** ``pimc``, ``rules`` prior and rollouts, 10 worlds, top 3, 30 simulations, ``z=1`` (about
+  0.15 s a decision; a rollout of a round costs about 10 ms). Against ``rules``, 60 one-round games (seed
+  2026): win rate 0.53 [0.42, 0.64], round result +0.35 [−0.13, 0.83]. Time budgets did no better on the
+  same deals: ``ms=300`` 0.50 (+0.05), ``ms=1000`` 0.50 (+0.33, 40 games); on seed 11, 24 simulations
+  gave 0.45 (−0.02) and ``ms=300`` 0.53 (+0.38). A deterministic budget is the default.
 - **Gongzhu** ``pimc``, ``mr-greed`` prior, ``mr-greed:1`` rollouts (one sampled deal a decision: 13x
   cheaper than 20), 60 worlds, top 4, 240 simulations, ``z=1`` (about 0.4 s a decision). Against
-  ``mr-greed``, 16 deals × 2 (seed 11): +99.7 ± 46.0 points a game.
+  ``mr-greed``, 16 deals × 2 (seed 11): +99.7 ± 46.0 points a game; checked on 24 deals × 2 (seed 2026):
+  +104.2 ± 29.1 [44.1, 164.3].
 """
 
 from __future__ import annotations
