@@ -169,9 +169,10 @@ def test_a_mutated_record_replays_or_raises_record_error(record: dict) -> None:
     ({"format": None}, 'not a paiju record: expected "format": 1 (paiju\'s record format), got null'),
     ({"format": 2}, 'expected "format": 1 (paiju\'s record format), got 2'),
     ({"format": True}, 'expected "format": 1 (paiju\'s record format), got true'),
-    ({"seed": 2**64}, "the seed is an integer from 0 to 2**64 - 1 or null, got 18446744073709551616"),
-    ({"seed": -1}, "the seed is an integer from 0 to 2**64 - 1 or null, got -1"),
-    ({"seed": "5"}, "the seed is an integer from 0 to 2**64 - 1 or null, got \"5\""),
+    ({"seed": 2**128}, "the seed is an integer from 0 to 2**128 - 1 or null, "
+                       "got 340282366920938463463374607431768211456"),
+    ({"seed": -1}, "the seed is an integer from 0 to 2**128 - 1 or null, got -1"),
+    ({"seed": "5"}, "the seed is an integer from 0 to 2**128 - 1 or null, got \"5\""),
     ({"deals": {"hands": []}}, '"deals" is a list, got {"hands": []}'),
     ({"actions": [[0]]}, "action 0 is [seat, action] with an integer seat, got [0]"),
     ({"actions": [["0", "3"]]}, 'action 0 is [seat, action] with an integer seat, got ["0", "3"]'),
@@ -188,3 +189,10 @@ def test_a_bad_header_or_action_is_named(change: dict, problem: str) -> None:
 
 def test_records_of_every_game_are_in_paiju_format() -> None:
     assert {record["format"] for record in RECORDS} == {RECORD_FORMAT}
+
+
+def test_a_record_dealt_from_128_random_bits_replays() -> None:
+    state = paiju.load_game("gongzhu").new_state(2**128 - 1)
+    while not state.is_terminal():
+        state.apply(state.legal_actions()[0])
+    assert replay_lines(state.to_record())

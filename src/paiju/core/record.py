@@ -24,8 +24,9 @@ from paiju.core.registry import load_game
 
 RECORD_FORMAT = 1
 """The ``"format"`` of paiju's records, as every game's ``State.to_record()`` writes it."""
-SEED_LIMIT = 2**64
-"""A record's seed is an integer from 0 to ``SEED_LIMIT`` − 1, or null (a game not dealt from a seed)."""
+SEED_LIMIT = 2**128
+"""A record's seed is an integer from 0 to ``SEED_LIMIT`` − 1, or null (a game not dealt from a seed); the
+arena deals from 128 random bits."""
 QUOTE_LIMIT = 80
 """Characters of a record's value quoted in an error message."""
 MALFORMED = (PaijuError, KeyError, IndexError, TypeError, ValueError, OverflowError, RecursionError)
@@ -130,7 +131,7 @@ def check_header(record: Any) -> dict[str, Any]:
                           f"got {got}")
     seed = record.get("seed")
     if seed is not None and (type(seed) is not int or not 0 <= seed < SEED_LIMIT):
-        raise RecordError(f"the seed is an integer from 0 to 2**64 - 1 or null, got {quote(seed)}")
+        raise RecordError(f"the seed is an integer from 0 to 2**128 - 1 or null, got {quote(seed)}")
     for key in ("deals", "actions"):
         if not isinstance(record.get(key), list):
             raise RecordError(f"\"{key}\" is a list, got {quote(record[key]) if key in record else 'none'}")
