@@ -60,7 +60,7 @@ def expected(name: str, observation: Any) -> Any:
 def test_observations_read_back_from_json_play_as_the_originals(name, rules, games, every, decided_in):
     game = load_game(name)
     # search at a small budget: the check is that it reads the rebuilt observation alike, not its strength
-    agents = [SMALL_SEARCH if spec == "search" else spec for spec in agent_names(name) if spec != "ext"]
+    agents = [SMALL_SEARCH if spec == "search" else spec for spec in agent_names(name, bare=True)]
     phases, checked = set(), set()
     decisions = 0
     for state, to_act in positions(name, rules, games):

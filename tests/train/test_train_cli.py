@@ -29,6 +29,16 @@ def test_a_run_needs_exactly_one_folder_and_valid_options(tmp_path: Path) -> Non
     assert not (tmp_path / "a").exists()
 
 
+def test_distil_refuses_bad_settings_before_starting(tmp_path: Path) -> None:
+    for arguments, message in ((["--game", "gongzhu"], "no encoder for 'gongzhu'"),
+                               (["--top", "1"], "top must be at least 2"),
+                               (["--backend", "cloud"], "backend must be 'local' or 'ray'"),
+                               (["--prior", "nobody"], "unknown agent 'nobody'")):
+        result = runner.invoke(app, ["train", "distil", "--out", str(tmp_path / "d"), *arguments])
+        assert result.exit_code != 0 and message in said(result), arguments
+    assert not (tmp_path / "d").exists()
+
+
 def test_export_writes_a_half_precision_copy_with_the_runs_metadata(tmp_path: Path) -> None:
     models = DMCModels.fresh("guandan", "adp", ModelConfig(hidden=(16,)), seed=1)
     models.meta = {"frames": 10, "seconds": 60.0, "seed": 1, "command": "paiju train dmc --game guandan"}

@@ -18,17 +18,24 @@ AgentFactory = Callable[[str, int], Agent]
 
 _FACTORIES: dict[tuple[str, str], AgentFactory] = {}
 """(game or "*" for any game, agent name) -> factory."""
+_NEEDS_ARGUMENT: set[tuple[str, str]] = set()
+"""The (game, name) pairs whose bare name makes no agent (``ext`` needs a command; ``distilled`` a path when
+no networks ship for the game)."""
 
 
-def register_agent(game: str, name: str, factory: AgentFactory) -> None:
-    """Make ``name`` (``name:ARG`` too) usable wherever agents are named, for ``game`` ("*": every game)."""
+def register_agent(game: str, name: str, factory: AgentFactory, bare: bool = True) -> None:
+    """Make ``name`` (``name:ARG`` too) usable wherever agents are named, for ``game`` ("*": every game);
+    ``bare=False`` when the name needs its argument to make an agent."""
     _FACTORIES[(game, name)] = factory
+    if not bare:
+        _NEEDS_ARGUMENT.add((game, name))
 
 
-def agent_names(game: str) -> list[str]:
-    """The agent names usable for ``game``."""
+def agent_names(game: str, bare: bool = False) -> list[str]:
+    """The agent names usable for ``game``; ``bare``: only those whose name alone makes an agent."""
     _load_builtin_agents()
-    return sorted({name for (g, name) in _FACTORIES if g in (game, "*")})
+    return sorted({name for (g, name) in _FACTORIES
+                   if g in (game, "*") and not (bare and (g, name) in _NEEDS_ARGUMENT)})
 
 
 def make_agent(spec: str, game: str, seed: int = 0) -> Agent:

@@ -1,6 +1,7 @@
 """Registers paiju's built-in agents with ``paiju.agents``."""
 
 from paiju.agents import register_agent
+from paiju.agents.distil import make_distilled_agent, shipped_path
 from paiju.agents.dmc import make_dmc_agent
 from paiju.agents.external import ExternalAgent
 from paiju.agents.random_agent import RandomAgent
@@ -11,13 +12,15 @@ from paiju.agents.rules.guandan import GuanDanRulesAgent
 from paiju.agents.search import make_search_agent
 
 register_agent("*", "random", lambda argument, seed: RandomAgent(seed))
-register_agent("*", "ext", lambda command, seed: ExternalAgent(command, seed=seed))
+register_agent("*", "ext", lambda command, seed: ExternalAgent(command, seed=seed), bare=False)
 register_agent("doudizhu", "rules", lambda argument, seed: DouDizhuRulesAgent(seed))
 register_agent("gongzhu", "mr-if", make_if_agent)
 register_agent("gongzhu", "mr-greed", make_greed_agent)
 register_agent("guandan", "rules", lambda argument, seed: GuanDanRulesAgent(seed))
 register_agent("doudizhu", "dmc", make_dmc_agent("doudizhu"))
 register_agent("guandan", "dmc", make_dmc_agent("guandan"))
+for game in ("doudizhu", "guandan"):
+    register_agent(game, "distilled", make_distilled_agent(game), bare=shipped_path(game).is_file())
 register_agent("doudizhu", "search", make_search_agent("doudizhu"))
 register_agent("guandan", "search", make_search_agent("guandan"))
 register_agent("gongzhu", "search", make_search_agent("gongzhu"))

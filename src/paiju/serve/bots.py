@@ -1,7 +1,8 @@
 """The built-in agents the arena offers: as bots at a table, and as advisers answering explain requests.
 
-Every agent ``paiju.agents.agent_names`` lists for a game, except ``ext`` (an outside program: the server
-never starts programs named over the network). These calls block, so the server runs them in worker threads.
+Every agent ``paiju.agents.agent_names`` lists for a game whose bare name makes an agent: not ``ext`` (an
+outside program: the server never starts programs named over the network), nor an agent whose networks must be
+named by a path. These calls block, so the server runs them in worker threads.
 """
 
 from __future__ import annotations
@@ -15,14 +16,13 @@ from paiju.core.errors import PaijuError
 from paiju.core.game import Action, Game, Observation
 from paiju.serve.protocol import Message
 
-NOT_OFFERED = frozenset({"ext"})
 EXPLAIN_TOP = 8
 """Candidates in an explain answer."""
 
 
 def offered_agents(game: str) -> list[str]:
     """Names of the built-in agents usable for ``game`` over the network, sorted."""
-    return [name for name in agent_names(game) if name not in NOT_OFFERED]
+    return agent_names(game, bare=True)
 
 
 def make_bot(name: str, game: str, seed: int) -> Agent:

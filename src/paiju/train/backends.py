@@ -1,9 +1,11 @@
 """Where the actors run: ``local`` (one process each on this machine) or ``ray`` (Ray actors, on this machine
-or across a cluster started with ``ray start``). The learner sees one interface, ``ActorPool``:
+or across a cluster started with ``ray start``). An actor is any object with a ``collect`` method, built in its
+own process from a class and that actor's arguments (DMC's ``SelfPlayWorker``, distillation's
+``LabelWorker``). The learner sees one interface, ``ActorPool``:
 
-- ``submit(worker, index, frames, weights)`` asks ``worker`` for chunk ``index`` (``SelfPlayWorker.collect``),
-  with fresh weights or ``None`` to keep its current ones;
-- ``result(worker)`` waits for that worker's chunk.
+- ``submit(worker, *arguments)`` asks actor ``worker`` for ``collect(*arguments)`` (DMC: a chunk index, its
+  frames, and fresh weights or ``None`` to keep the current ones);
+- ``result(worker)`` waits for that call's result.
 
 A worker that fails raises ``TrainingError`` with its traceback in the learner: nothing is retried silently.
 """
@@ -18,34 +20,29 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from paiju.core.errors import PaijuError
-from paiju.train.config import DMCConfig
-from paiju.train.selfplay import Chunk, SelfPlayWorker, Weights
+
+Actors = tuple[type, list[tuple[Any, ...]]]
+"""The actors of a pool: their class, and one tuple of constructor arguments per actor."""
 
 
 class TrainingError(PaijuError):
     """An actor failed, or the backend could not start."""
 
 
-def worker_arguments(config: DMCConfig, worker: int) -> tuple[Any, ...]:
-    from paiju.eval.seeds import derive_seed
-
-    return config.game, config.objective, config.model, config.epsilon, derive_seed(config.seed, "actor", worker)
-
-
 class ActorPool(ABC):
     @abstractmethod
-    def submit(self, worker: int, index: int, frames: int, weights: Weights | None) -> None: ...
+    def submit(self, worker: int, *arguments: Any) -> None: ...
 
     @abstractmethod
-    def result(self, worker: int) -> Chunk: ...
+    def result(self, worker: int) -> Any: ...
 
     @abstractmethod
     def close(self) -> None: ...
 
 
-def _serve(connection: Connection, arguments: tuple[Any, ...]) -> None:
-    """A local actor process: build the worker, then answer ``collect`` requests until told to stop."""
-    worker = SelfPlayWorker(*arguments)
+def _serve(connection: Connection, actor_class: type, arguments: tuple[Any, ...]) -> None:
+    """A local actor process: build the actor, then answer ``collect`` requests until told to stop."""
+    worker = actor_class(*arguments)
     while True:
         request = connection.recv()
         if request is None:
@@ -60,23 +57,24 @@ def _serve(connection: Connection, arguments: tuple[Any, ...]) -> None:
 class LocalPool(ActorPool):
     """Actor processes started with ``spawn`` (no state inherited from the learner), talking over pipes."""
 
-    def __init__(self, config: DMCConfig) -> None:
+    def __init__(self, actors: Actors) -> None:
         context = multiprocessing.get_context("spawn")
         self.connections: list[Connection] = []
         self.processes = []
-        for worker in range(config.actors):
+        actor_class, arguments = actors
+        for worker, own in enumerate(arguments):
             here, there = context.Pipe()
-            process = context.Process(target=_serve, args=(there, worker_arguments(config, worker)), daemon=True,
-                                      name=f"paiju-dmc-actor-{worker}")
+            process = context.Process(target=_serve, args=(there, actor_class, own), daemon=True,
+                                      name=f"paiju-actor-{worker}")
             process.start()
             there.close()
             self.connections.append(here)
             self.processes.append(process)
 
-    def submit(self, worker: int, index: int, frames: int, weights: Weights | None) -> None:
-        self.connections[worker].send((index, frames, weights))
+    def submit(self, worker: int, *arguments: Any) -> None:
+        self.connections[worker].send(arguments)
 
-    def result(self, worker: int) -> Chunk:
+    def result(self, worker: int) -> Any:
         try:
             status, value = self.connections[worker].recv()
         except EOFError:
@@ -99,24 +97,25 @@ class LocalPool(ActorPool):
 class RayPool(ActorPool):
     """Ray actors (one CPU each); the learner stays in the driver. ``address``: join an existing cluster."""
 
-    def __init__(self, config: DMCConfig) -> None:
+    def __init__(self, actors: Actors, address: str | None) -> None:
         import ray
 
+        actor_class, arguments = actors
         self.owns_ray = not ray.is_initialized()
         if self.owns_ray:
-            if config.address:
-                ray.init(address=config.address, log_to_driver=False)
+            if address:
+                ray.init(address=address, log_to_driver=False)
             else:
-                ray.init(num_cpus=config.actors, include_dashboard=False, log_to_driver=False)
-        remote = ray.remote(num_cpus=1)(SelfPlayWorker)
+                ray.init(num_cpus=len(arguments), include_dashboard=False, log_to_driver=False)
+        remote = ray.remote(num_cpus=1)(actor_class)
         self.ray = ray
-        self.actors = [remote.remote(*worker_arguments(config, worker)) for worker in range(config.actors)]
+        self.actors = [remote.remote(*own) for own in arguments]
         self.pending: dict[int, Any] = {}
 
-    def submit(self, worker: int, index: int, frames: int, weights: Weights | None) -> None:
-        self.pending[worker] = self.actors[worker].collect.remote(index, frames, weights)
+    def submit(self, worker: int, *arguments: Any) -> None:
+        self.pending[worker] = self.actors[worker].collect.remote(*arguments)
 
-    def result(self, worker: int) -> Chunk:
+    def result(self, worker: int) -> Any:
         try:
             return self.ray.get(self.pending.pop(worker))
         except self.ray.exceptions.RayError as error:
@@ -129,9 +128,9 @@ class RayPool(ActorPool):
             self.ray.shutdown()
 
 
-def start_pool(config: DMCConfig) -> ActorPool:
-    """The actors of ``config.backend``."""
-    return RayPool(config) if config.backend == "ray" else LocalPool(config)
+def start_pool(backend: str, address: str | None, actors: Actors) -> ActorPool:
+    """``actors`` on ``backend`` (``ray``, joining the cluster at ``address`` when given, or ``local``)."""
+    return RayPool(actors, address) if backend == "ray" else LocalPool(actors)
 
 
-__all__ = ["ActorPool", "LocalPool", "RayPool", "TrainingError", "start_pool"]
+__all__ = ["ActorPool", "Actors", "LocalPool", "RayPool", "TrainingError", "start_pool"]

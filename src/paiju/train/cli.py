@@ -88,6 +88,45 @@ def train_dmc(
                   f"{result.frames_per_second:,.0f} frames/s in this run. Networks: {folder / 'model.pt'}")
 
 
+@train_app.command("distil")
+def train_distil(
+    game: Annotated[str, typer.Option(help="doudizhu or guandan.")] = "doudizhu",
+    out: Annotated[Path, typer.Option(help="Folder of the run: positions/, model.pt, log.csv. A folder that "
+                                           "has them is continued.")] = Path("runs/distil"),
+    minutes: Annotated[float, typer.Option(help="Wall-clock minutes of this invocation (0: no bound).")] = 10.0,
+    positions: Annotated[int, typer.Option(help="Stop once this invocation has trained on this many positions "
+                                                "(0: no bound).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the run (deals, batches).")] = 0,
+    init: Annotated[str, typer.Option(help="DMC model to start from (file or training folder; default: the "
+                                           "shipped dmc networks).")] = "",
+    prior: Annotated[str, typer.Option(help="The prior: its games give the positions, its best actions the "
+                                            "candidates.")] = "rules",
+    rollout: Annotated[str, typer.Option(help="The policy finishing each simulation.")] = "rules",
+    top: Annotated[int, typer.Option(help="Candidates per position.")] = 5,
+    margin: Annotated[float, typer.Option(help="Predicted gain the agent needs to leave the prior's choice.")] = 0.0,
+    actors: Annotated[int, typer.Option(help="Labelling processes.")] = 1,
+    backend: Annotated[str, typer.Option(help="local (processes here) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address.")] = None,
+    learning_rate: Annotated[float, typer.Option(help="Adam learning rate.")] = 1e-4,
+    replay: Annotated[float, typer.Option(help="Times each position is trained on, on average, as it "
+                                               "arrives.")] = 4.0,
+) -> None:
+    """Distil the search into a network: label the prior's candidates by simulations, learn their gains."""
+    from paiju.train.distil import DistilConfig
+    from paiju.train.distil import train_distil as run
+
+    if backend not in ("local", "ray"):
+        raise typer.BadParameter(f"backend must be 'local' or 'ray', got {backend!r}")
+    config = DistilConfig(game=game, out=out, seed=seed, minutes=minutes, positions=positions, init=init,
+                          prior=prior, rollout=rollout, top=top, margin=margin, actors=actors, backend=backend,
+                          address=address, learning_rate=learning_rate, replay=replay)
+    result = run(config, console, shlex.join(["paiju", *sys.argv[1:]]))
+    held = "; ".join(f"{role}: loss {loss:.3f}, gain {gain:+.4f} a decision"
+                     for role, (loss, gain) in result.held_out.items())
+    console.print(f"{result.positions:,} positions, {result.steps:,} steps in all ({result.seconds / 60:.1f} min). "
+                  f"Held out: {held or 'none yet'}. Networks: {out / 'model.pt'} (agent distilled:{out})")
+
+
 @train_app.command("export")
 def export(run: Annotated[Path, typer.Argument(help="A training folder, or a model file.")],
            out: Annotated[Path, typer.Argument(help="Model file to write (half precision: half the size).")]) -> None:

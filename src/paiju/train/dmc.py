@@ -24,12 +24,13 @@ import torch
 from rich.console import Console
 
 from paiju.agents.dmc.weights import save_models
-from paiju.train.backends import start_pool
+from paiju.eval.seeds import derive_seed
+from paiju.train.backends import Actors, start_pool
 from paiju.train.checkpoint import LearnerState, fresh_state, load_checkpoint, save_checkpoint
 from paiju.train.config import DMCConfig
 from paiju.train.evaluation import EVAL_MODEL_FILE, BackgroundEvaluator
 from paiju.train.logs import TrainingLog
-from paiju.train.selfplay import Samples, weights_of
+from paiju.train.selfplay import Samples, SelfPlayWorker, weights_of
 
 
 def learn(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: Samples, config: DMCConfig) -> float:
@@ -48,6 +49,12 @@ def learn(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: Sam
     torch.nn.utils.clip_grad_norm_(network.parameters(), config.grad_clip)
     optimizer.step()
     return loss.item()
+
+
+def actors(config: DMCConfig) -> Actors:
+    """The self-play actors of a run: actor ``w`` seeded with ``derive_seed(seed, "actor", w)``."""
+    return SelfPlayWorker, [(config.game, config.objective, config.model, config.epsilon,
+                             derive_seed(config.seed, "actor", worker)) for worker in range(config.actors)]
 
 
 @dataclass(frozen=True)
@@ -82,7 +89,7 @@ def train(config: DMCConfig, resume: bool = False, console: Console | None = Non
         network.train()
     log = TrainingLog(config.out, roles, console, tensorboard)
     evaluator = BackgroundEvaluator() if config.eval_minutes > 0 and config.eval_opponents else None
-    pool = start_pool(config)
+    pool = start_pool(config.backend, config.address, actors(config))
     started = time.monotonic()
     seconds_before, frames_before = progress.seconds, progress.frames
     last_log = last_checkpoint = last_eval = started
@@ -142,4 +149,4 @@ def train(config: DMCConfig, resume: bool = False, console: Console | None = Non
                        (progress.frames - frames_before) / max(elapsed, 1e-9))
 
 
-__all__ = ["TrainResult", "learn", "train"]
+__all__ = ["TrainResult", "actors", "learn", "train"]

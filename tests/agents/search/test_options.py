@@ -42,15 +42,17 @@ def test_policies_may_carry_their_own_argument():
     ("temperature=warm", "doudizhu", "positive number"),
     ("c=nan", "doudizhu", "positive number"),
     ("z=-1", "doudizhu", "a number >= 0"),
-    ("depth=3", "doudizhu", "accepted keys: algo, policy, rollout, worlds, top, sims, ms, z, c, temperature, belief"),
+    ("depth=3", "doudizhu",
+     "accepted keys: algo, policy, rollout, worlds, top, sims, ms, z, c, temperature, belief, solve"),
+    ("solve=-1", "doudizhu", ">= 0"),
     ("worlds", "doudizhu", "accepted keys"),
     ("worlds=3,worlds=4", "doudizhu", "twice"),
     ("algo=mcts", "doudizhu", "one of pimc, ismcts"),
-    ("policy=nobody", "doudizhu", "accepted: dmc,"),
+    ("policy=nobody", "doudizhu", "accepted: distilled, dmc,"),
     ("policy=rules", "gongzhu", "accepted: mr-greed, mr-if,"),
-    ("rollout=mr-if", "guandan", "accepted: dmc,"),
-    ("policy=search", "doudizhu", "accepted: dmc,"),
-    ("policy=ext:python bot.py", "doudizhu", "accepted: dmc,"),
+    ("rollout=mr-if", "guandan", "accepted: distilled, dmc,"),
+    ("policy=search", "doudizhu", "accepted: distilled, dmc,"),
+    ("policy=ext:python bot.py", "doudizhu", "accepted: distilled, dmc,"),
     ("rollout=mr-greed:lots", "gongzhu", "mr-greed takes no argument or a number"),
 ])
 def test_bad_options_are_refused_with_what_is_accepted(argument, game, accepted):
@@ -65,3 +67,9 @@ def test_agent_names_take_the_options():
     assert (agent.options.algo, agent.options.worlds, agent.options.ms) == ("ismcts", 32, 500)
     with pytest.raises(PaijuError, match="worlds must be a whole number >= 1"):
         make_agent("search:worlds=0", "guandan")
+
+
+def test_only_a_game_with_a_solver_takes_solve():
+    assert make_agent("search:solve=12", "doudizhu").options.solve == 12
+    with pytest.raises(PaijuError, match=r"gongzhu has no exact solver \(games with one: doudizhu\)"):
+        make_agent("search:solve=12", "gongzhu")

@@ -29,14 +29,16 @@ def _cached_models(path: str, modified: int) -> DMCModels:
     return load_models(Path(path))
 
 
-def models_at(argument: str, game: str) -> DMCModels:
-    """The networks named by ``dmc`` (``argument`` empty: the shipped ones) or ``dmc:PATH``, checked for ``game``."""
+def models_at(argument: str, game: str, shipped: Path | None = None, kind: str = "DMC") -> DMCModels:
+    """The networks in the model file or training folder ``argument``, or (``argument`` empty) the shipped ones:
+    ``shipped``, by default the ``dmc`` agent's; checked for ``game``. Loaded once per file version; ``kind``
+    names the networks in errors."""
     from paiju.agents.dmc.weights import MODEL_FILE, shipped_model_path
 
-    path = Path(argument) if argument else shipped_model_path(game)
+    path = Path(argument) if argument else (shipped or shipped_model_path(game))
     file = path / MODEL_FILE if path.is_dir() else path
     if not file.is_file():
-        raise PaijuError(f"no DMC model for {game} at {file}")
+        raise PaijuError(f"no {kind} model for {game} at {file}")
     models = _cached_models(str(file.resolve()), file.stat().st_mtime_ns)
     if models.game != game:
         raise PaijuError(f"{file} holds {models.game} networks, not {game}")

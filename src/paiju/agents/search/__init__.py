@@ -12,7 +12,9 @@ Options (``options.SearchOptions``): ``algo`` (``pimc`` | ``ismcts``), ``policy`
 game but ``search`` and ``ext:``), ``rollout`` (the policy playing every seat in simulations), ``worlds``,
 ``top`` (candidates), ``sims`` and / or ``ms`` (the budget; giving one drops the other's default), ``z``
 (PIMC: how clearly a candidate must beat the prior's choice), ``c`` (ISMCTS exploration), ``temperature``
-(prior scores to probabilities), ``belief`` (0: off; N: weight worlds by the other seats' last N decisions).
+(prior scores to probabilities), ``belief`` (0: off; N: weight worlds by the other seats' last N decisions),
+``solve`` (DouDizhu: once at most N cards are left in all hands, a simulation is decided by the exact endgame
+solver, ``paiju.games.doudizhu.solver``, instead of played out; 0: off).
 
 A decision (``agent.SearchAgent``):
 
@@ -23,7 +25,8 @@ A decision (``agent.SearchAgent``):
    errors; ``ismcts`` grows a tree over the observer's decisions, one world per iteration.
 4. **Value** of a simulation for the seat (``profiles``): the game's payoff (DouDizhu: with its bomb and
    spring multipliers; Gongzhu: the team's result), or for GuanDan the result of the current round for the
-   seat's team (+3 / +2 / +1, negative for a loss), the simulation stopping when the round ends.
+   seat's team (+3 / +2 / +1, negative for a loss), the simulation stopping when the round ends; with
+   ``solve``, a DouDizhu simulation small enough is scored by the solver's winner at the stake reached.
 
 With one legal action the agent plays it at once; a budget that allows no complete sweep (PIMC) or no
 iteration (ISMCTS) returns the prior's choice.

@@ -84,7 +84,8 @@ class SearchAgent(Agent):
             candidates = scored[: options.top]
             belief = Belief(model, options.temperature, options.belief) if model else None
             worlds = Worlds(self.game, observation, options.worlds, random.Random(rng.getrandbits(63)), belief)
-            rollout = Rollout(rollout_agents, observation.seat, self.profile.deal_value)
+            rollout = Rollout(rollout_agents, observation.seat, self.profile.deal_value, self.profile.exact,
+                              options.solve)
             if options.algo == "pimc":
                 estimates = pimc([entry.action for entry in candidates], worlds, rollout, budget)
                 searched = [ScoredAction(estimate.action, estimate.mean)
@@ -114,6 +115,10 @@ def make_search_agent(game: str) -> AgentFactory:
     profile = PROFILES[game]
 
     def factory(argument: str, seed: int) -> SearchAgent:
-        return SearchAgent(load_game(game), parse_options(argument, game, profile.defaults), profile, seed)
+        options = parse_options(argument, game, profile.defaults)
+        if options.solve and profile.exact is None:
+            with_solver = ", ".join(name for name, known in PROFILES.items() if known.exact is not None)
+            raise PaijuError(f"search option solve: {game} has no exact solver (games with one: {with_solver})")
+        return SearchAgent(load_game(game), options, profile, seed)
 
     return factory

@@ -50,6 +50,9 @@ class SearchOptions:
     belief: int
     """Belief weighting: each world is weighted by the likelihood, under the prior, of the other seats' last
     ``belief`` decisions of the deal; 0 turns it off."""
+    solve: int = 0
+    """Cards left in all hands at or below which a simulation is decided by the game's exact solver instead
+    of played out (0: never; only games whose profile has a solver)."""
 
 
 _POSITIVE_INTEGERS = ("worlds", "top", "sims", "ms")
@@ -86,8 +89,8 @@ def _value(key: str, text: str, game: str) -> Any:
     if key in ("policy", "rollout"):
         check_policy(key, text, game)
         return text
-    if key in _POSITIVE_INTEGERS or key == "belief":
-        least = 0 if key == "belief" else 1
+    if key in _POSITIVE_INTEGERS or key in ("belief", "solve"):
+        least = 0 if key in ("belief", "solve") else 1
         if not (text.isascii() and text.isdigit()) or int(text) < least:
             raise PaijuError(f"search option {key} must be a whole number >= {least}, got {text!r}")
         return int(text)

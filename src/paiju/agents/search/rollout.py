@@ -4,24 +4,30 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paiju.agents.search.profiles import DealValue
+from paiju.agents.search.profiles import DealValue, ExactValue
 from paiju.core.agent import Agent
 from paiju.core.game import State
 
 
 class Rollout:
     """Plays states out with ``agents[seat]`` at each seat (made once per search and reused by every
-    simulation) and scores them for ``observer``."""
+    simulation) and scores them for ``observer``; with an ``exact`` value, a state with at most ``cards`` cards
+    in hand is scored by it instead (when it answers)."""
 
-    def __init__(self, agents: Sequence[Agent], observer: int, deal_value: DealValue | None) -> None:
+    def __init__(self, agents: Sequence[Agent], observer: int, deal_value: DealValue | None,
+                 exact: ExactValue | None = None, cards: int = 0) -> None:
         self.agents = agents
         self.observer = observer
         self.deal_value = deal_value
+        self.exact = exact if cards > 0 else None
+        self.cards = cards
 
     def play_out(self, state: State, deal: int) -> float:
         """Play ``state`` (changed in place) until the game or deal ``deal`` ends; its value for the observer."""
-        agents = self.agents
+        agents, exact = self.agents, self.exact
         while not ended(state, deal):
+            if exact is not None and (value := exact(state, self.observer, self.cards)) is not None:
+                return value
             seat = state.current_player
             assert seat is not None
             legal = state.legal_actions()
