@@ -36,8 +36,8 @@ from rich.console import Console
 
 from paiju.agents import make_agent
 from paiju.agents.distil.agent import DISTIL_META
-from paiju.agents.dmc.adapters import adapter_for
 from paiju.agents.dmc import models_at
+from paiju.agents.dmc.adapters import adapter_for
 from paiju.agents.dmc.weights import MODEL_FILE, DMCModels, load_models, save_models
 from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed

@@ -85,7 +85,7 @@ class SearchAgent(Agent):
             belief = Belief(model, options.temperature, options.belief) if model else None
             worlds = Worlds(self.game, observation, options.worlds, random.Random(rng.getrandbits(63)), belief)
             rollout = Rollout(rollout_agents, observation.seat, self.profile.deal_value, self.profile.exact,
-                              options.solve)
+                              self.profile.size, options.solve)
             if options.algo == "pimc":
                 estimates = pimc([entry.action for entry in candidates], worlds, rollout, budget)
                 searched = [ScoredAction(estimate.action, estimate.mean)

@@ -4,30 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paiju.agents.search.profiles import DealValue, ExactValue
+from paiju.agents.search.profiles import DealValue, ExactValue, StateSize
 from paiju.core.agent import Agent
 from paiju.core.game import State
 
 
 class Rollout:
     """Plays states out with ``agents[seat]`` at each seat (made once per search and reused by every
-    simulation) and scores them for ``observer``; with an ``exact`` value, a state with at most ``cards`` cards
-    in hand is scored by it instead (when it answers)."""
+    simulation) and scores them for ``observer``; with an ``exact`` solver, the first state of a simulation
+    whose ``size`` is at most ``cards`` is scored by the solver instead, unless it gives up (the simulation is
+    then played out, the solver not asked again)."""
 
     def __init__(self, agents: Sequence[Agent], observer: int, deal_value: DealValue | None,
-                 exact: ExactValue | None = None, cards: int = 0) -> None:
+                 exact: ExactValue | None = None, size: StateSize | None = None, cards: int = 0) -> None:
         self.agents = agents
         self.observer = observer
         self.deal_value = deal_value
-        self.exact = exact if cards > 0 else None
+        self.exact = exact if cards > 0 and size is not None else None
+        self.size = size
         self.cards = cards
 
     def play_out(self, state: State, deal: int) -> float:
         """Play ``state`` (changed in place) until the game or deal ``deal`` ends; its value for the observer."""
         agents, exact = self.agents, self.exact
         while not ended(state, deal):
-            if exact is not None and (value := exact(state, self.observer, self.cards)) is not None:
-                return value
+            if exact is not None and self.size(state) <= self.cards:  # type: ignore[misc]
+                value = exact(state, self.observer)
+                if value is not None:
+                    return value
+                exact = None
             seat = state.current_player
             assert seat is not None
             legal = state.legal_actions()
