@@ -90,13 +90,22 @@ class DistilConfig:
             make_agent(spec, self.game).close()
 
 
+def candidate_values(network: torch.nn.Module, positions: Positions) -> torch.Tensor:
+    """Q of every candidate row, [n, top] (padding rows included; ``count`` says which are real)."""
+    n, top, width = positions.x.shape
+    context = {name: torch.from_numpy(value).float().repeat_interleave(top, dim=0)
+               for name, value in positions.context.items()}
+    return network(torch.from_numpy(positions.x).float().reshape(n * top, width), **context).reshape(n, top)
+
+
 def gain_loss(network: torch.nn.Module, batch: Positions) -> torch.Tensor:
     """The Huber loss of the predicted gains over the prior's choice against the labelled ones."""
-    n, top, width = batch.x.shape
-    context = {name: torch.from_numpy(value).float().repeat_interleave(top, dim=0)
-               for name, value in batch.context.items()}
-    q = network(torch.from_numpy(batch.x).float().reshape(n * top, width), **context).reshape(n, top)
+    return _gain_loss(candidate_values(network, batch), batch)
+
+
+def _gain_loss(q: torch.Tensor, batch: Positions) -> torch.Tensor:
     values = torch.from_numpy(batch.values)
+    top = values.shape[1]
     mask = torch.arange(1, top)[None] < torch.from_numpy(batch.count).long()[:, None]
     return F.smooth_l1_loss((q[:, 1:] - q[:, :1])[mask], (values[:, 1:] - values[:, :1])[mask])
 
@@ -104,10 +113,10 @@ def gain_loss(network: torch.nn.Module, batch: Positions) -> torch.Tensor:
 def validate(network: torch.nn.Module, held_out: Positions, margin: float) -> tuple[float, float]:
     """Held-out loss, and the mean labelled gain of the network's pick (with ``margin``) over the prior's."""
     with torch.inference_mode():
-        loss = gain_loss(network, held_out).item()
-        n, top, width = held_out.x.shape
-        context = {k: torch.from_numpy(v).float().repeat_interleave(top, dim=0) for k, v in held_out.context.items()}
-        q = network(torch.from_numpy(held_out.x).float().reshape(n * top, width), **context).reshape(n, top).numpy()
+        predicted = candidate_values(network, held_out)
+        loss = _gain_loss(predicted, held_out).item()
+    q = predicted.numpy()
+    n, top = q.shape
     gains = np.where(np.arange(top)[None] < held_out.count[:, None], q - q[:, :1], -np.inf)
     pick = np.where(gains.max(axis=1) > margin, gains.argmax(axis=1), 0)
     chosen = held_out.values[np.arange(n), pick]
