@@ -65,7 +65,7 @@ def machine() -> dict[str, Any]:
     except OSError:
         pass
     versions = {}
-    for package in ("paiju", "numpy", "douzero", "rlcard"):
+    for package in ("paiju", "numpy", "douzero", "rlcard", "open_spiel"):
         try:
             versions[package] = importlib.metadata.version(package)
         except importlib.metadata.PackageNotFoundError:

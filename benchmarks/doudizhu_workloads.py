@@ -1,4 +1,4 @@
-"""DouDizhu workloads of ``engine.py``: paiju's engine, and with ``--compare`` DouZero's and RLCard's.
+"""DouDizhu workloads of ``engine.py``: paiju's engine, and with ``--compare`` DouZero's, RLCard's and OpenSpiel's.
 
 Workloads (each run lasts ``--seconds``; the figure is the median of ``--repeats`` runs, engines interleaved
 run by run so that drift in the machine's speed touches all of them alike):
@@ -7,7 +7,8 @@ run by run so that drift in the machine's speed touches all of them alike):
   bidding), game ``i`` dealt from seed ``seed + i``. paiju: ``state.legal_actions()``, a seeded random
   choice, ``state.apply``. DouZero: ``douzero.env.game.GameEnv`` with random players on the same deals.
   RLCard: ``rlcard.make("doudizhu")`` stepped with random legal actions (RLCard's env always encodes its
-  own state features at each step; it cannot be turned off).
+  own state features at each step; it cannot be turned off). OpenSpiel: its own full game (see
+  ``full_games_openspiel_rules``), which paiju's figure here does not cover: dealing and bidding.
 - ``legal_moves``: calls/s of legal-move generation on a fixed set of mid-game positions (``--states``;
   each taken at a random decision of a seeded random game). paiju: ``legal_moves(hand, follow, rules)``.
   DouZero: ``GameEnv.get_legal_card_play_actions`` on the same hand and move to beat, in its card lists.
@@ -18,6 +19,20 @@ run by run so that drift in the machine's speed touches all of them alike):
   ``features.encode``. DouZero: ``douzero.env.env.Env`` (its training environment, ``get_obs`` at every
   step) on its own numpy-seeded deals.
 
+With ``--compare`` and OpenSpiel (``pyspiel``) importable, two more workloads under OpenSpiel's plays (paiju's
+``DouDizhuRules(no_four_with_two=True)``; the few differences left are in ``openspiel_doudizhu``):
+
+- ``full_games_openspiel_rules``: games/s of uniformly random full games, game ``i``'s choices from
+  ``random.Random(seed + i)``. paiju: ``mode="full"``: a seeded shuffle, bidding (each seat bids once, 0-3,
+  from a seeded first bidder; a new deal when all pass), play. OpenSpiel: ``state.legal_actions()``, a random
+  choice, ``state.apply_action`` from ``new_initial_state()``: 52 chance actions (first card up, 51 cards),
+  its bidding (bids go round until two passes follow a bid or a 3 is bid; about 1 game in 64 ends with
+  three passes and no play), play.
+- ``legal_moves_openspiel_rules``: calls/s of legal-move generation on ``--states`` positions taken as for
+  ``legal_moves`` from research games under OpenSpiel's plays, replayed into OpenSpiel (deal, seat 0 bids
+  3, each play by its action id); a game with a play OpenSpiel does not list is skipped for the next seed.
+  paiju: ``legal_moves(hand, follow, rules)``. OpenSpiel: ``state.legal_actions()`` on its state of the
+  same position.
 """
 
 from __future__ import annotations
@@ -29,14 +44,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+import openspiel_doudizhu
 import paiju
 from common import BenchmarkConfig, Workload, importable, until
 from paiju.games.doudizhu import DouDizhuObservation, DouDizhuRules, Move, legal_moves
 from paiju.games.doudizhu.features import encode
 
 RULES = DouDizhuRules()
+OPENSPIEL_FULL_RULES = DouDizhuRules(mode="full", no_four_with_two=True)
 DOUZERO_CARDS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
-UNITS = {"random_games": "games/s", "legal_moves": "calls/s", "encodings": "calls/s", "encoded_games": "games/s"}
+UNITS = {"random_games": "games/s", "legal_moves": "calls/s", "encodings": "calls/s", "encoded_games": "games/s",
+         "full_games_openspiel_rules": "games/s", "legal_moves_openspiel_rules": "calls/s"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,8 +85,9 @@ def douzero_cards(counts: tuple[int, ...] | list[int]) -> list[int]:
 # -- paiju --------------------------------------------------------------------------------------------
 
 
-def paiju_games(seed: int, encoded: bool) -> Workload:
-    """Random research-mode games with paiju's engine, optionally encoding every decision."""
+def paiju_games(seed: int, encoded: bool, rules: DouDizhuRules = RULES) -> Workload:
+    """Random games with paiju's engine (research mode unless ``rules`` say otherwise), optionally encoding
+    every decision."""
     game = paiju.load_game("doudizhu")
 
     def run(seconds: float) -> float:
@@ -76,7 +95,7 @@ def paiju_games(seed: int, encoded: bool) -> Workload:
 
         def one_game() -> int:
             number = next(numbers)
-            state = game.new_state(number, RULES)
+            state = game.new_state(number, rules)
             rng = random.Random(number)
             while not state.is_terminal():
                 legal = state.legal_actions()
@@ -92,29 +111,31 @@ def paiju_games(seed: int, encoded: bool) -> Workload:
 
 def mid_game_positions(count: int, seed: int) -> list[Position]:
     """``count`` positions, each at a random decision of a random game dealt from ``seed + i``."""
-    game = paiju.load_game("doudizhu")
-    positions = []
-    for number in range(seed, seed + count):
-        state = game.new_state(number, RULES)
-        rng = random.Random(number)
-        seen = []
-        played: list[Move] = []
-        while not state.is_terminal():
-            legal = state.legal_actions()
-            seen.append(Position(number, tuple(played), state.observation(state.current_player), tuple(legal)))
-            played.append(legal[rng.randrange(len(legal))])
-            state.apply(played[-1])
-        positions.append(seen[rng.randrange(len(seen))])
-    return positions
+    return [mid_game_position(number, RULES) for number in range(seed, seed + count)]
 
 
-def paiju_legal_moves(positions: list[Position]) -> Workload:
+def mid_game_position(number: int, rules: DouDizhuRules) -> Position:
+    """The position at a random decision of the random research game dealt from ``number``: the game played
+    to its end with choices from ``random.Random(number)``, then a decision drawn from the same generator."""
+    state = paiju.load_game("doudizhu").new_state(number, rules)
+    rng = random.Random(number)
+    seen = []
+    played: list[Move] = []
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        seen.append(Position(number, tuple(played), state.observation(state.current_player), tuple(legal)))
+        played.append(legal[rng.randrange(len(legal))])
+        state.apply(played[-1])
+    return seen[rng.randrange(len(seen))]
+
+
+def paiju_legal_moves(positions: list[Position], rules: DouDizhuRules = RULES) -> Workload:
     def run(seconds: float) -> float:
         cursor = itertools.cycle(positions)
 
         def call() -> int:
             position = next(cursor)
-            legal_moves(position.hand, position.follow, RULES)
+            legal_moves(position.hand, position.follow, rules)
             return 1
 
         return until(seconds, call)
@@ -297,6 +318,63 @@ def rlcard_games(seed: int) -> Workload:
     return run
 
 
+# -- OpenSpiel ----------------------------------------------------------------------------------------
+
+
+def openspiel_games(seed: int) -> Workload:
+    """Random full games of OpenSpiel's ``dou_dizhu``: chance nodes, bids and plays alike a uniform choice
+    among ``state.legal_actions()`` (its chance outcomes are uniform), from ``random.Random(seed + i)``."""
+    spiel = openspiel_doudizhu.load_game()
+
+    def run(seconds: float) -> float:
+        numbers = itertools.count(seed)
+
+        def one_game() -> int:
+            rng = random.Random(next(numbers))
+            state = spiel.new_initial_state()
+            while not state.is_terminal():
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+            return 1
+
+        return until(seconds, one_game)
+
+    return run
+
+
+def openspiel_positions(count: int, seed: int) -> tuple[list[tuple[Position, Any]], list[int]]:
+    """``count`` positions under OpenSpiel's plays (``mid_game_position`` of games ``seed``, ``seed + 1``, ...
+    with ``openspiel_doudizhu.RULES``), each with OpenSpiel's state at it; and the numbers of the games
+    skipped because OpenSpiel lists a play of theirs nowhere."""
+    spiel = openspiel_doudizhu.load_game()
+    found: list[tuple[Position, Any]] = []
+    skipped = []
+    for number in itertools.count(seed):
+        if len(found) == count:
+            break
+        position = mid_game_position(number, openspiel_doudizhu.RULES)
+        state = openspiel_doudizhu.replay(spiel, number, position.prefix)
+        if state is None:
+            skipped.append(number)
+        else:
+            found.append((position, state))
+    return found, skipped
+
+
+def openspiel_legal_moves(states: list[Any]) -> Workload:
+    """OpenSpiel's ``state.legal_actions()`` on its states of the positions."""
+    def run(seconds: float) -> float:
+        cursor = itertools.cycle(states)
+
+        def call() -> int:
+            next(cursor).legal_actions()
+            return 1
+
+        return until(seconds, call)
+
+    return run
+
+
 # -- the run -------------------------------------------------------------------------------------------
 
 
@@ -316,11 +394,21 @@ def workloads(config: BenchmarkConfig) -> dict[str, dict[str, Workload]]:
         table["encoded_games"]["douzero"] = douzero_encoded_games(config.seed)
     if config.compare and importable("rlcard"):
         table["random_games"]["rlcard"] = rlcard_games(config.seed)
+    if config.compare and importable("pyspiel"):
+        table["random_games"]["openspiel"] = openspiel_games(config.seed)
+        table["full_games_openspiel_rules"] = {
+            "paiju": paiju_games(config.seed, encoded=False, rules=OPENSPIEL_FULL_RULES),
+            "openspiel": openspiel_games(config.seed)}
+        pairs, _ = openspiel_positions(config.states, config.seed)
+        table["legal_moves_openspiel_rules"] = {
+            "paiju": paiju_legal_moves([position for position, _ in pairs], openspiel_doudizhu.RULES),
+            "openspiel": openspiel_legal_moves([state for _, state in pairs])}
     return table
 
 
 def details(config: BenchmarkConfig) -> dict[str, Any]:
-    """Plays per legal-move call on the benchmark's positions, per engine (both list the same plays)."""
+    """Plays per legal-move call on the benchmark's positions, per engine (both list the same plays); with
+    OpenSpiel, the same on its positions, the games skipped, and where the two engines' plays differ."""
     positions = mid_game_positions(config.states, config.seed)
     per_call = {"paiju": statistics.mean(len(legal_moves(p.hand, p.follow, RULES)) for p in positions)}
     if config.compare and importable("douzero.env.game"):
@@ -328,4 +416,16 @@ def details(config: BenchmarkConfig) -> dict[str, Any]:
         per_call["douzero"] = statistics.mean(
             len(generate(douzero_cards(p.hand), douzero_cards(p.follow.counts) if p.follow else []))
             for p in positions)
-    return {"legal_moves_per_call": per_call}
+    report: dict[str, Any] = {"legal_moves_per_call": per_call}
+    if config.compare and importable("pyspiel"):
+        pairs, skipped = openspiel_positions(config.states, config.seed)
+        rules = openspiel_doudizhu.RULES
+        report["openspiel_rules"] = {
+            "legal_moves_per_call": {
+                "paiju": statistics.mean(len(legal_moves(p.hand, p.follow, rules)) for p, _ in pairs),
+                "openspiel": statistics.mean(len(state.legal_actions()) for _, state in pairs)},
+            "leads": sum(p.follow is None or p.follow.is_pass for p, _ in pairs) / len(pairs),
+            "skipped_games": skipped,
+            "check": openspiel_doudizhu.check([(p.hand, p.follow, state) for p, state in pairs]),
+        }
+    return report

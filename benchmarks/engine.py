@@ -3,8 +3,9 @@
 Each game's workloads are in ``benchmarks/<game>_workloads.py`` (their docstrings say exactly what each
 measures). Each run of a workload lasts ``--seconds``; the figure is the median of ``--repeats`` runs, the
 engines (or agents) interleaved run by run so that drift in the machine's speed touches all of them alike.
-With ``--compare`` the public engines paiju is compared with run too, when importable (DouDizhu: DouZero and
-RLCard, from ``pip install -e '.[compare]'``), and the ratios paiju / other come from this run's medians.
+With ``--compare`` the public engines paiju is compared with run too, when importable (DouDizhu: DouZero,
+RLCard and OpenSpiel, from ``pip install -e '.[compare]'``), and the ratios paiju / other come from this
+run's medians.
 
 The benchmark measures and prints; it asserts no time. ``--json`` prints one JSON object with the machine,
 the command, every run, the medians and the ratios.

@@ -14,6 +14,7 @@ from paiju.core.errors import AgentError
 from paiju.games.gongzhu.cards import CARD_INDEX, FULL_MASK, SUIT_MASKS
 from paiju.games.gongzhu.observation import GongzhuObservation
 from paiju.games.gongzhu.scoring import HEART_POINTS
+from paiju.native import fast
 
 SPADES, HEARTS, DIAMONDS, CLUBS = range(4)
 PIG = CARD_INDEX["SQ"]
@@ -104,22 +105,7 @@ class TableView:
 
     @classmethod
     def from_observation(cls, observation: GongzhuObservation) -> TableView:
-        plays = [(seat, CARD_INDEX[card]) for seat, card in observation.history + observation.trick]
-        played = 0
-        voids = [0, 0, 0, 0]
-        left = [13, 13, 13, 13]
-        for start in range(0, len(plays), 4):
-            led = suit_of(plays[start][1])
-            for position, (seat, card) in enumerate(plays[start: start + 4]):
-                played |= 1 << card
-                left[seat] -= 1
-                if position and suit_of(card) != led:
-                    voids[seat] |= 1 << led
-        done = len(observation.history) // 4
-        return cls(seat=observation.seat, hand=mask_of_names(observation.hand), leader=observation.leader,
-                   trick=tuple(plays[4 * done:]), played=played,
-                   taken=tuple(mask_of_names(cards) for cards in observation.taken),  # type: ignore[arg-type]
-                   voids=tuple(voids), cards_left=tuple(left), tricks_done=done)  # type: ignore[arg-type]
+        return table_view(cls, observation)
 
     @property
     def led_suit(self) -> int | None:
@@ -156,3 +142,27 @@ class TableView:
     def in_suit(self, suit: int) -> int:
         """This hand's cards of ``suit``."""
         return self.hand & SUIT_MASKS[suit]
+
+
+def table_view(cls: type[TableView], observation: GongzhuObservation) -> TableView:
+    """``TableView.from_observation``: the view of ``observation`` as masks, counts and voids."""
+    plays = [(seat, CARD_INDEX[card]) for seat, card in observation.history + observation.trick]
+    played = 0
+    voids = [0, 0, 0, 0]
+    left = [13, 13, 13, 13]
+    for start in range(0, len(plays), 4):
+        led = suit_of(plays[start][1])
+        for position, (seat, card) in enumerate(plays[start: start + 4]):
+            played |= 1 << card
+            left[seat] -= 1
+            if position and suit_of(card) != led:
+                voids[seat] |= 1 << led
+    done = len(observation.history) // 4
+    return cls(seat=observation.seat, hand=mask_of_names(observation.hand), leader=observation.leader,
+               trick=tuple(plays[4 * done:]), played=played,
+               taken=tuple(mask_of_names(cards) for cards in observation.taken),  # type: ignore[arg-type]
+               voids=tuple(voids), cards_left=tuple(left), tricks_done=done)  # type: ignore[arg-type]
+
+
+reference_table_view = table_view
+table_view = fast("paiju.agents.rules._gongzhu_common_fast", "table_view", table_view)

@@ -49,6 +49,7 @@ from paiju.core.errors import PaijuError
 from paiju.games.gongzhu.cards import CARD_INDEX, CARD_NAMES, RANKS, SUIT_MASKS
 from paiju.games.gongzhu.observation import GongzhuObservation
 from paiju.games.gongzhu.sampling import sample_hidden_hands
+from paiju.native import fast
 
 ALL_SCORING_POINTS = -200
 """Sum of ``POINTS`` over the 16 scoring cards: the hearts −200, SQ −100, DJ +100."""
@@ -274,41 +275,7 @@ class GongzhuGreedAgent(Agent):
 
     def _trick_values(self, view: TableView, allowed: list[int]) -> dict[int, float]:
         """Each allowed card's mean worth from the trick in progress (its gain plus its relief)."""
-        board = Scoreboard.of(view.taken)
-        me = view.seat
-        team = me & 1
-        mine = self._reliefs(view, board, me, view.hand)
-        winner, best, points, fallen = me, -1, 0, 0
-        if view.trick:
-            winner, best = view.winning()
-            for _, card in view.trick:
-                points += POINTS[card]
-                fallen |= FALLEN[card]
-        later = [(me + k) & 3 for k in range(1, 4 - len(view.trick))]
-        samples = self.config.samples if later else 1
-        totals = dict.fromkeys(allowed, 0.0)
-        for _ in range(samples):
-            hands = self._sample(view) if later else {}
-            reliefs = {seat: self._reliefs(view, board, seat, hands[seat]) for seat in later}
-            searches: dict[int, TrickSearch] = {}
-            ends: dict[int, tuple[int, int, int]] = {}
-            for card in allowed:
-                led = view.led_suit if view.trick else suit_of(card)
-                if led not in searches:
-                    searches[led] = TrickSearch(board, [Follower(seat, hands[seat], led, reliefs[seat])
-                                                        for seat in later])
-                search = searches[led]
-                if not view.trick or (suit_of(card) == led and card > best):
-                    end = search.finish(0, card, me, points + POINTS[card], fallen | FALLEN[card])
-                elif suit_of(card) == led:
-                    end = search.finish(0, best, winner, points + POINTS[card], fallen | FALLEN[card])
-                else:  # a discard: the others see only what ``discard_key`` tells apart
-                    key = discard_key(card)
-                    if key not in ends:
-                        ends[key] = search.finish(0, best, winner, points + POINTS[card], fallen | FALLEN[card])
-                    end = ends[key]
-                totals[card] += board.gain(end[0], end[1], end[2], team) + mine[end[2]][card]
-        return {card: total / samples for card, total in totals.items()}
+        return trick_values(self, view, allowed)
 
     def _sample(self, view: TableView) -> dict[int, int]:
         """A deal of the unseen cards to the other seats (in playing order from this one), uniformly among
@@ -330,6 +297,46 @@ class GongzhuGreedAgent(Agent):
         return bonus
 
 
+def trick_values(agent: GongzhuGreedAgent, view: TableView, allowed: list[int]) -> dict[int, float]:
+    """``GongzhuGreedAgent._trick_values``: each allowed card's mean worth to ``agent`` from the trick in
+    progress (its gain plus its relief), averaged over ``agent.config.samples`` sampled deals."""
+    board = Scoreboard.of(view.taken)
+    me = view.seat
+    team = me & 1
+    mine = agent._reliefs(view, board, me, view.hand)
+    winner, best, points, fallen = me, -1, 0, 0
+    if view.trick:
+        winner, best = view.winning()
+        for _, card in view.trick:
+            points += POINTS[card]
+            fallen |= FALLEN[card]
+    later = [(me + k) & 3 for k in range(1, 4 - len(view.trick))]
+    samples = agent.config.samples if later else 1
+    totals = dict.fromkeys(allowed, 0.0)
+    for _ in range(samples):
+        hands = agent._sample(view) if later else {}
+        reliefs = {seat: agent._reliefs(view, board, seat, hands[seat]) for seat in later}
+        searches: dict[int, TrickSearch] = {}
+        ends: dict[int, tuple[int, int, int]] = {}
+        for card in allowed:
+            led = view.led_suit if view.trick else suit_of(card)
+            if led not in searches:
+                searches[led] = TrickSearch(board, [Follower(seat, hands[seat], led, reliefs[seat])
+                                                    for seat in later])
+            search = searches[led]
+            if not view.trick or (suit_of(card) == led and card > best):
+                end = search.finish(0, card, me, points + POINTS[card], fallen | FALLEN[card])
+            elif suit_of(card) == led:
+                end = search.finish(0, best, winner, points + POINTS[card], fallen | FALLEN[card])
+            else:  # a discard: the others see only what ``discard_key`` tells apart
+                key = discard_key(card)
+                if key not in ends:
+                    ends[key] = search.finish(0, best, winner, points + POINTS[card], fallen | FALLEN[card])
+                end = ends[key]
+            totals[card] += board.gain(end[0], end[1], end[2], team) + mine[end[2]][card]
+    return {card: total / samples for card, total in totals.items()}
+
+
 def make_greed_agent(argument: str, seed: int) -> GongzhuGreedAgent:
     """The agent factory of ``mr-greed`` (``mr-greed:N``: N sampled deals per decision)."""
     if not argument:
@@ -337,3 +344,7 @@ def make_greed_agent(argument: str, seed: int) -> GongzhuGreedAgent:
     if not argument.isdigit() or int(argument) < 1:
         raise PaijuError(f"mr-greed takes no argument or a number of sampled deals such as ':40', got {argument!r}")
     return GongzhuGreedAgent(seed, GreedConfig(samples=int(argument)))
+
+
+reference_trick_values = trick_values
+trick_values = fast("paiju.agents.rules._gongzhu_greed_fast", "trick_values", trick_values)

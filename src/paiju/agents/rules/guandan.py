@@ -47,6 +47,7 @@ from paiju.games.guandan.combos import (
     Play,
     power,
 )
+from paiju.native import fast
 
 if TYPE_CHECKING:
     from paiju.games.guandan.observation import GuanDanObservation
@@ -55,6 +56,8 @@ FINISH = 1000.0
 """Score of a play that empties the hand."""
 TEN = 8
 """Rank index of the 10: a card given back has rank at most 10 (spec "Tribute")."""
+BOTH_DECKS = sum(2 * unit for unit in UNIT)
+"""The packed set of all 108 cards."""
 
 @dataclass(frozen=True, slots=True)
 class GuanDanRulesConfig:
@@ -101,8 +104,13 @@ class GuanDanRulesAgent(Agent):
     def act(self, observation: GuanDanObservation, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
             return legal[0]
-        scored = self.explain(observation, legal)
-        best = [s.action for s in scored if s.score == scored[0].score]
+        if observation.phase == "play":  # the top of ``explain``'s ranking, without its list
+            plays, scores = play_scores(_PlayJudge(observation, self.config), legal)
+            top = max(scores)
+            best = [play for play, score in zip(plays, scores, strict=True) if score == top]
+        else:
+            scored = self.explain(observation, legal)
+            best = [s.action for s in scored if s.score == scored[0].score]
         return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
     def explain(self, observation: GuanDanObservation, legal: Sequence[Any]) -> list[ScoredAction]:
@@ -191,18 +199,9 @@ class _PlayJudge:
         self.flush_mask = _flush_mask(obs.hand, level)
 
     def scored(self, legal: Sequence[Play]) -> list[ScoredAction]:
-        """Every play scored; plays that differ only in suits share a score, less a little for each
-        straight-flush card they use."""
-        groups: dict[bytes, list[Play]] = {}
-        level = self.level
-        for play in legal:
-            groups.setdefault(signature(play, level), []).append(play)
-        scored = []
-        mask = self.flush_mask
-        for plays in groups.values():
-            score = self.score(plays[0])
-            scored += [ScoredAction(play, score - 1e-4 * _flush_weight(play >> 8, mask)) for play in plays]
-        return scored
+        """Every play scored (``play_scores``)."""
+        plays, scores = play_scores(self, legal)
+        return list(map(ScoredAction, plays, scores))
 
     def score(self, play: Play) -> float:
         if play.is_pass:
@@ -254,7 +253,7 @@ class _Unseen:
 
     def __init__(self, observation: GuanDanObservation) -> None:
         obs = observation
-        unseen = sum(2 * unit for unit in UNIT) - obs.hand - sum((play >> 8) & CARD_BITS for _, play in obs.history)
+        unseen = BOTH_DECKS - obs.hand - played_cards(obs.history)
         shift = 8 * obs.level
         self.wilds = (unseen >> shift) & 3
         profile = (unseen - (self.wilds << shift)).to_bytes(14, "little")
@@ -284,3 +283,34 @@ class _Unseen:
             elif (count and count + self.wilds >= copies) or (rank == level and self.wilds >= copies):
                 return True
         return False
+
+
+def play_scores(judge: _PlayJudge, legal: Sequence[Play]) -> tuple[list[Play], list[float]]:
+    """Every play and its score (``_PlayJudge.score``), grouped: plays that differ only in suits (same
+    ``signature``) are scored once, in the order their groups first appear in ``legal``, each less a little
+    for each straight-flush card it uses."""
+    groups: dict[bytes, list[Play]] = {}
+    level = judge.level
+    for play in legal:
+        groups.setdefault(signature(play, level), []).append(play)
+    plays: list[Play] = []
+    scores: list[float] = []
+    mask = judge.flush_mask
+    for group in groups.values():
+        score = judge.score(group[0])
+        plays += group
+        scores += [score - 1e-4 * _flush_weight(play >> 8, mask) for play in group]
+    return plays, scores
+
+
+def played_cards(history: Sequence[tuple[int, Play]]) -> int:
+    """The packed set of the cards of the plays in ``history`` ((seat, play) pairs)."""
+    return sum((play >> 8) & CARD_BITS for _, play in history)
+
+
+reference_play_scores = play_scores
+reference_played_cards = played_cards
+reference_flush_mask = _flush_mask
+play_scores = fast("paiju.agents.rules._guandan_plan_fast", "play_scores", play_scores)
+played_cards = fast("paiju.agents.rules._guandan_plan_fast", "played_cards", played_cards)
+_flush_mask = fast("paiju.agents.rules._guandan_plan_fast", "flush_mask", _flush_mask)

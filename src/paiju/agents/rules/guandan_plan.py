@@ -3,7 +3,8 @@
 ``HandPlanner.plan(hand)`` splits a hand (wild cards used where they help) into the combinations it would
 play out, valued ``-step`` per play plus a little for high plays and more for each bomb, straight flush or
 joker bomb held (``PlanConfig``); ``value_after`` scores what a play leaves behind. Plans are cached per
-planner (bounded). ``signature`` identifies plays that differ only in suits.
+planner (bounded). ``signature`` identifies plays that differ only in suits. ``signature``, ``best_plan`` and
+``plan_value_after`` are also compiled (``_guandan_plan_fast``, chosen by ``paiju.native``).
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from paiju.games.guandan.combos import (
     Play,
     power,
 )
+from paiju.native import fast
 
 COUNT = bytes(sum((byte >> (2 * suit)) & 3 for suit in range(4)) for byte in range(256))
 """Profile byte -> number of cards."""
@@ -139,6 +141,8 @@ class HandPlanner:
         self._leaves: dict[bytes, tuple[float, int, tuple[int, ...]]] = {}
         self._searches: dict[bytes, tuple[float, int, tuple[Unit, ...]]] = {}
         self._plans: dict[int, Plan] = {}
+        self._tables: object = None
+        """The compiled planner's C copy of the values above (``_guandan_plan_fast``), made on first use."""
 
     # -- whole hands ---------------------------------------------------------------------------------
 
@@ -157,52 +161,12 @@ class HandPlanner:
             self._leaves.clear()
 
     def _best_plan(self, hand: int) -> Plan:
-        shift = 8 * self.level
-        wilds = (hand >> shift) & 3
-        profile = (hand - (wilds << shift)).to_bytes(14, "little")
-        counts = profile[:NUM_RANKS].translate(COUNT)
-        jokers = self._joker_units(profile[13])
-        value, _, chains = self._search(counts, wilds)
-        best = (value, chains)
-        for flush in self._straight_flushes(profile, wilds):
-            rest = bytes(c - n for c, n in zip(counts, flush.naturals, strict=True))
-            value, _, chains = self._search(rest, wilds - flush.wilds)
-            if value + flush.value > best[0]:
-                best = (value + flush.value, (flush, *chains))
-        rest = bytearray(counts)
-        left = wilds
-        for unit in best[1]:
-            for rank, taken in enumerate(unit.naturals):
-                rest[rank] -= taken
-            left -= unit.wilds
-        units = (*jokers, *best[1], *self._groups(bytes(rest), left))
-        return Plan(sum(unit.value for unit in units), units)
+        return best_plan(self, hand)
 
     def value_after(self, plan: Plan, hand: int) -> tuple[float, int]:
         """The value and number of plays of the packed ``hand`` (the planned hand less some cards): the
         plan's chains and straight flushes still whole in it kept, the rest regrouped — or all regrouped."""
-        self._bound_caches()
-        shift = 8 * self.level
-        wilds = (hand >> shift) & 3
-        profile = (hand - (wilds << shift)).to_bytes(14, "little")
-        counts = profile[:NUM_RANKS].translate(COUNT)
-        jokers = self._joker_units(profile[13])
-        base = sum(unit.value for unit in jokers)
-        value, plays, _ = self._leaf(counts, wilds)
-        rest = bytearray(counts)
-        kept_value, kept = 0.0, 0
-        for unit in plan.units:
-            if unit.is_chain and unit.wilds <= wilds and all(map(int.__ge__, rest, unit.naturals)):
-                for rank, taken in enumerate(unit.naturals):
-                    rest[rank] -= taken
-                wilds -= unit.wilds
-                kept_value += unit.value
-                kept += 1
-        if kept:
-            leaf_value, leaf_plays, _ = self._leaf(bytes(rest), wilds)
-            if kept_value + leaf_value > value:
-                value, plays = kept_value + leaf_value, kept + leaf_plays
-        return base + value, plays + len(jokers)
+        return plan_value_after(self, plan, hand)
 
     # -- the search ----------------------------------------------------------------------------------
 
@@ -377,6 +341,56 @@ class HandPlanner:
         return Unit(kind, rank, code + naturals + bytes((jokers, wilds)), naturals, wilds, value, size)
 
 
+def best_plan(planner: HandPlanner, hand: int) -> Plan:
+    """The best decomposition of the packed ``hand`` (``HandPlanner.plan`` without its cache)."""
+    shift = 8 * planner.level
+    wilds = (hand >> shift) & 3
+    profile = (hand - (wilds << shift)).to_bytes(14, "little")
+    counts = profile[:NUM_RANKS].translate(COUNT)
+    jokers = planner._joker_units(profile[13])
+    value, _, chains = planner._search(counts, wilds)
+    best = (value, chains)
+    for flush in planner._straight_flushes(profile, wilds):
+        rest = bytes(c - n for c, n in zip(counts, flush.naturals, strict=True))
+        value, _, chains = planner._search(rest, wilds - flush.wilds)
+        if value + flush.value > best[0]:
+            best = (value + flush.value, (flush, *chains))
+    rest = bytearray(counts)
+    left = wilds
+    for unit in best[1]:
+        for rank, taken in enumerate(unit.naturals):
+            rest[rank] -= taken
+        left -= unit.wilds
+    units = (*jokers, *best[1], *planner._groups(bytes(rest), left))
+    return Plan(sum(unit.value for unit in units), units)
+
+
+def plan_value_after(planner: HandPlanner, plan: Plan, hand: int) -> tuple[float, int]:
+    """``HandPlanner.value_after``: the value and plays of the packed ``hand`` after ``plan``."""
+    planner._bound_caches()
+    shift = 8 * planner.level
+    wilds = (hand >> shift) & 3
+    profile = (hand - (wilds << shift)).to_bytes(14, "little")
+    counts = profile[:NUM_RANKS].translate(COUNT)
+    jokers = planner._joker_units(profile[13])
+    base = sum(unit.value for unit in jokers)
+    value, plays, _ = planner._leaf(counts, wilds)
+    rest = bytearray(counts)
+    kept_value, kept = 0.0, 0
+    for unit in plan.units:
+        if unit.is_chain and unit.wilds <= wilds and all(map(int.__ge__, rest, unit.naturals)):
+            for rank, taken in enumerate(unit.naturals):
+                rest[rank] -= taken
+            wilds -= unit.wilds
+            kept_value += unit.value
+            kept += 1
+    if kept:
+        leaf_value, leaf_plays, _ = planner._leaf(bytes(rest), wilds)
+        if kept_value + leaf_value > value:
+            value, plays = kept_value + leaf_value, kept + leaf_plays
+    return base + value, plays + len(jokers)
+
+
 def _only(rank: int, count: int) -> bytes:
     """Natural counts holding ``count`` cards of ``rank`` only."""
     naturals = bytearray(NUM_RANKS)
@@ -393,3 +407,11 @@ def planner(level: int, config: PlanConfig) -> HandPlanner:
     if found is None:
         found = _PLANNERS[(level, config)] = HandPlanner(level, config)
     return found
+
+
+reference_signature = signature
+reference_best_plan = best_plan
+reference_plan_value_after = plan_value_after
+signature = fast("paiju.agents.rules._guandan_plan_fast", "signature", signature)
+best_plan = fast("paiju.agents.rules._guandan_plan_fast", "best_plan", best_plan)
+plan_value_after = fast("paiju.agents.rules._guandan_plan_fast", "plan_value_after", plan_value_after)

@@ -34,6 +34,7 @@ from paiju.games.doudizhu.moves import (
     move_from_packed,
 )
 from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.native import fast
 
 # Enum members bound once: reading ``Category.X`` costs a class-attribute lookup on every use.
 _BOMB, _ROCKET, _TRIO_SOLO, _TRIO_PAIR = Category.BOMB, Category.ROCKET, Category.TRIO_SOLO, Category.TRIO_PAIR
@@ -298,3 +299,7 @@ def _multisets(available: list[int], count: int, size: int, most: int) -> list[i
                 for m in range(1, min(cap, k) + 1):
                     found[k] += [partial + m * unit for partial in found[k - m]]
     return found[count]
+
+
+reference_legal_moves = legal_moves
+legal_moves = fast("paiju.games.doudizhu._movegen_fast", "legal_moves", legal_moves)

@@ -16,12 +16,15 @@ from paiju.core.errors import IllegalActionError
 from paiju.core.game import State
 from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, contains, format_cards, pack, parse_cards
 from paiju.games.doudizhu.movegen import legal_moves
-from paiju.games.doudizhu.moves import Move, interpretations, parse_move
+from paiju.games.doudizhu.moves import Category, Move, interpretations, parse_move
 from paiju.games.doudizhu.observation import DouDizhuObservation
 from paiju.games.doudizhu.rules import DouDizhuRules
 
 BIDS = (0, 1, 2, 3)
 DECK = [rank for rank, copies in enumerate(FULL_DECK) for _ in range(copies)]
+_PASS, _BOMB = Category.PASS, Category.BOMB  # bound once: a class-attribute lookup costs on every play
+_CARDS_OF: dict[Move, tuple[tuple[int, int], ...]] = {}
+"""The (rank, count) pairs of a play's cards, by play (moves are interned: one entry per distinct play)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -146,30 +149,37 @@ class DouDizhuState(State):
         return self._follow
 
     def legal_actions(self) -> list[Any]:
-        if self._legal is None:
-            if self._phase == "bid":
+        legal = self._legal
+        if legal is None:
+            phase = self._phase
+            if phase == "play":
+                legal = legal_moves(self.hands[self._to_move], self._follow, self.rules)
+            elif phase == "bid":
                 highest = max((b for _, b in self.bids), default=0)
-                self._legal = [0] + [b for b in BIDS if b > highest]
-            elif self._phase == "play":
-                self._legal = legal_moves(self.hands[self._to_move], self._follow, self.rules)
+                legal = [0] + [b for b in BIDS if b > highest]
             else:
-                self._legal = []
-        return self._legal
+                legal = []
+            self._legal = legal
+        return legal
 
     def apply(self, action: Any, seat: int | None = None) -> None:
-        if self._phase == "over":
+        phase = self._phase
+        if phase == "over":
             raise IllegalActionError("the game is over; no more actions")
-        if seat is not None and seat != self._to_move:
-            raise IllegalActionError(f"seat {seat} acted out of turn: seat {self._to_move} is to {self._phase}")
-        if isinstance(action, bool) or action not in self.legal_actions():
-            raise IllegalActionError(self._why_illegal(action))
         player = self._to_move
+        if seat is not None and seat != player:
+            raise IllegalActionError(f"seat {seat} acted out of turn: seat {player} is to {phase}")
+        legal = self._legal
+        if legal is None:
+            legal = self.legal_actions()
+        if isinstance(action, bool) or action not in legal:
+            raise IllegalActionError(self._why_illegal(action))
         self.actions.append((player, action))
         self._legal = None
-        if self._phase == "bid":
-            self._apply_bid(player, action)
-        else:
+        if phase == "play":
             self._apply_play(player, action)
+        else:
+            self._apply_bid(player, action)
 
     def _apply_bid(self, player: int, bid: int) -> None:
         self.bids.append((player, bid))
@@ -185,7 +195,8 @@ class DouDizhuState(State):
 
     def _apply_play(self, player: int, move: Move) -> None:
         self.history.append((player, move))
-        if move.is_pass:
+        category = move.category
+        if category is _PASS:
             self._passes += 1
             if self._passes == 2:  # both others passed: the last player to play leads anew
                 self._follow = None
@@ -193,11 +204,13 @@ class DouDizhuState(State):
             self._to_move = (player + 1) % 3
             return
         hand = self.hands[player]
-        for rank, n in enumerate(move.counts):
-            if n:
-                hand[rank] -= n
+        cards = _CARDS_OF.get(move)
+        if cards is None:
+            cards = _CARDS_OF[move] = tuple((rank, n) for rank, n in enumerate(move.counts) if n)
+        for rank, n in cards:
+            hand[rank] -= n
         self.plays[player] += 1
-        if move.is_bomb:
+        if category >= _BOMB:
             self.bombs += 1
         self._passes = 0
         self._follow = move
@@ -280,8 +293,8 @@ class DouDizhuState(State):
         other.deals = self.deals.copy()
         other.actions = self.actions.copy()
         other._queued_deals = self._queued_deals.copy()
-        if self._rng is not None:
-            other._rng = random.Random()
+        if self._rng is not None:  # a generator in the same state; seeding it with 0 skips drawing OS entropy
+            other._rng = random.Random.__new__(random.Random, 0)
             other._rng.setstate(self._rng.getstate())
         return other
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from paiju.core.errors import CardError
+from paiju.native import fast
 
 SUITS = "SHDC"
 SUIT_NAMES = {"S": "spades", "H": "hearts", "D": "diamonds", "C": "clubs"}
@@ -92,3 +93,9 @@ def cards_of(mask: int) -> tuple[str, ...]:
     """The card names of a mask, in card order."""
     return (SUIT_CARDS[0][mask & SUIT_BITS] + SUIT_CARDS[1][(mask >> 13) & SUIT_BITS]
             + SUIT_CARDS[2][(mask >> 26) & SUIT_BITS] + SUIT_CARDS[3][mask >> 39])
+
+
+reference_mask_of = mask_of
+mask_of = fast("paiju.games.gongzhu._cards_fast", "mask_of", mask_of)
+reference_cards_of = cards_of
+cards_of = fast("paiju.games.gongzhu._cards_fast", "cards_of", cards_of)

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from paiju.core.errors import CardError
-from paiju.games.gongzhu.cards import CARD_INDEX, NUM_CARDS, cards_of, mask_of, parse_card, sort_cards
+from paiju.games.gongzhu.cards import CARD_INDEX, cards_of, mask_of, parse_card, sort_cards
+from paiju.games.gongzhu.sampling import shuffled_hands
 
 HAND_SIZE = 13
 
@@ -22,10 +23,8 @@ class GongzhuDeal:
     @classmethod
     def draw(cls, rng: random.Random) -> GongzhuDeal:
         """Shuffle one deck with ``rng`` and give cards 13k..13k+12 of it to seat k."""
-        deck = list(range(NUM_CARDS))
-        rng.shuffle(deck)
-        hands = [sum(1 << card for card in deck[HAND_SIZE * seat: HAND_SIZE * (seat + 1)]) for seat in range(4)]
-        return cls.from_masks(hands)
+        hands = shuffled_hands(rng, 4, HAND_SIZE)  # one deck by construction: nothing to check
+        return cls(tuple(cards_of(mask) for mask in hands))  # type: ignore[arg-type]
 
     @classmethod
     def from_masks(cls, hands: Sequence[int]) -> GongzhuDeal:
@@ -67,6 +66,8 @@ class GongzhuDeal:
         Duplicate play deals each deck twice, the second time ``rotated(1)``, so that each team holds each
         pair of partner hands once.
         """
+        if shift % 4 == 0:
+            return self
         return GongzhuDeal(tuple(self.hands[(seat - shift) % 4] for seat in range(4)))  # type: ignore[arg-type]
 
     def to_json(self) -> dict[str, Any]:

@@ -39,7 +39,7 @@ class Gongzhu(Game):
         """
         rules = rules or GongzhuRules()
         deal = GongzhuDeal.draw(random.Random(seed)).rotated(shift)
-        rotated_rules = replace(rules, first_leader=(rules.first_leader + shift) % 4)
+        rotated_rules = replace(rules, first_leader=(rules.first_leader + shift) % 4) if shift % 4 else rules
         return GongzhuState(rotated_rules, deal, seed=seed, rotation=shift % 4)
 
     def from_deal(self, hands: GongzhuDeal | Sequence[Sequence[str]],

@@ -21,8 +21,17 @@ from math import factorial
 
 from paiju.core.errors import PaijuError
 from paiju.games.gongzhu.cards import NUM_CARDS, SUIT_MASKS
+from paiju.native import fast
 
 _FACTORIALS = [factorial(n) for n in range(NUM_CARDS + 1)]
+
+
+def shuffled_hands(rng: random.Random, hands: int, size: int) -> list[int]:
+    """Shuffle the deck's cards ``0 .. NUM_CARDS - 1`` with ``rng.shuffle`` and give cards ``size*k ..
+    size*k + size - 1`` of it to hand ``k``: ``hands`` card masks (how every seeded deal is drawn)."""
+    deck = list(range(NUM_CARDS))
+    rng.shuffle(deck)
+    return [sum(1 << card for card in deck[size * hand: size * (hand + 1)]) for hand in range(hands)]
 
 
 def sample_hidden_hands(unseen: int, sizes: Sequence[int], forbidden: Sequence[int],
@@ -116,3 +125,9 @@ def _ways_to_split(count: int, split: tuple[int, ...]) -> int:
 
 def _less(room: tuple[int, ...], split: tuple[int, ...]) -> tuple[int, ...]:
     return tuple(r - s for r, s in zip(room, split, strict=True))
+
+
+reference_sample_hidden_hands = sample_hidden_hands
+sample_hidden_hands = fast("paiju.games.gongzhu._sampling_fast", "sample_hidden_hands", sample_hidden_hands)
+reference_shuffled_hands = shuffled_hands
+shuffled_hands = fast("paiju.games.gongzhu._sampling_fast", "shuffled_hands", shuffled_hands)

@@ -29,6 +29,7 @@ from paiju.games.gongzhu.deal import HAND_SIZE, GongzhuDeal
 from paiju.games.gongzhu.observation import GongzhuObservation
 from paiju.games.gongzhu.rules import GongzhuRules
 from paiju.games.gongzhu.scoring import SCORING_MASK, mask_score, seat_results, team_scores
+from paiju.native import fast
 
 TRICKS = 13
 
@@ -237,3 +238,16 @@ class GongzhuState(State):
         if self.over:
             record["result"] = self.result()
         return record
+
+
+# The hot methods, compiled where built (``_state_fast``); the reference methods stay reachable by these names.
+reference_legal_mask = GongzhuState.legal_mask
+reference_legal_actions = GongzhuState.legal_actions
+reference_apply = GongzhuState.apply
+reference_play = GongzhuState.play
+reference_observation = GongzhuState.observation
+GongzhuState.legal_mask = fast("paiju.games.gongzhu._state_fast", "legal_mask", reference_legal_mask)  # type: ignore[method-assign]
+GongzhuState.legal_actions = fast("paiju.games.gongzhu._state_fast", "legal_actions", reference_legal_actions)  # type: ignore[method-assign]
+GongzhuState.apply = fast("paiju.games.gongzhu._state_fast", "apply", reference_apply)  # type: ignore[method-assign]
+GongzhuState.play = fast("paiju.games.gongzhu._state_fast", "play", reference_play)  # type: ignore[method-assign]
+GongzhuState.observation = fast("paiju.games.gongzhu._state_fast", "observation", reference_observation)  # type: ignore[method-assign]

@@ -23,6 +23,9 @@ A play is its integer key (``combos.play_key``): the sum of its parts' keys, its
 type and rank code, so plays are made from sums of integers. The list is in generation order: when
 following, the pass first, then plays of the followed type, then bombs by rank, straight flushes, the joker
 bomb.
+
+``legal_plays`` is the compiled ``_legal_fast.legal_plays`` where it is built (``paiju.native``): the same
+plays in the same order. ``reference_legal_plays`` is this module's Python.
 """
 
 from __future__ import annotations
@@ -48,6 +51,7 @@ from paiju.games.guandan.combos import (
     plays_from_keys,
     power,
 )
+from paiju.native import fast
 
 _SINGLE, _PAIR, _TRIPS, _BOMB = ComboType.SINGLE, ComboType.PAIR, ComboType.TRIPS, ComboType.BOMB
 _FULL_HOUSE, _STRAIGHT, _FLUSH = ComboType.THREE_WITH_TWO, ComboType.STRAIGHT, ComboType.STRAIGHT_FLUSH
@@ -439,3 +443,7 @@ def _straight_flush_keys(keys: list[int], profile: bytes, level: int, wilds: int
             for kept in range(len(present), 4 - wilds, -1):
                 base = (5 - kept) * wild_key + code
                 keys += [base + sum(cards) for cards in combinations(present, kept)]
+
+
+reference_legal_plays = legal_plays
+legal_plays = fast("paiju.games.guandan._legal_fast", "legal_plays", legal_plays)

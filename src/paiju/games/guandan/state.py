@@ -15,7 +15,10 @@ Seats 0 -> 1 -> 2 -> 3 -> 0 take turns; partners sit opposite (0 + 2 against 1 +
 - **Leaders**: the first round's leader is drawn from the seed; later rounds are led by the payer of the
   (higher) tribute, or by the previous 1st player when anti-tribute cancels the tribute (``tribute``).
 
-For speed hands are packed integers (``cards.pack``) and plays are ``Play`` integers.
+For speed hands are packed integers (``cards.pack``) and plays are ``Play`` integers. ``legal_actions`` and
+``apply`` are compiled where built (``_state_fast``, ``paiju.native``): a play taken from the position's legal
+list is applied without checking it again; ``reference_legal_actions`` and ``reference_apply`` are the
+methods written here.
 """
 
 from __future__ import annotations
@@ -44,6 +47,7 @@ from paiju.games.guandan.tribute import (
     back_cards,
     tribute_cards,
 )
+from paiju.native import fast
 
 TRIBUTE_PHASE, BACK_PHASE, PLAY_PHASE, OVER = "tribute", "back", "play", "over"
 
@@ -457,3 +461,10 @@ class GuanDanState(State):
         if self._phase == OVER:
             record["result"] = self.result()
         return record
+
+
+reference_legal_actions = GuanDanState.legal_actions
+reference_apply = GuanDanState.apply
+GuanDanState.legal_actions = fast(  # type: ignore[method-assign]
+    "paiju.games.guandan._state_fast", "legal_actions", reference_legal_actions)
+GuanDanState.apply = fast("paiju.games.guandan._state_fast", "apply", reference_apply)  # type: ignore[method-assign]
