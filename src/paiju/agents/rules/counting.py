@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from paiju.games.doudizhu.cards import BIG_JOKER, FULL_DECK, NUM_RANKS, SMALL_JOKER, TWO
+from paiju.games.doudizhu.cards import BIG_JOKER, FULL_DECK, NUM_RANKS, SMALL_JOKER, TWO, unpack
 from paiju.games.doudizhu.moves import CHAIN_SHAPES, HIGHEST_CHAIN_RANK, Category, Move
 from paiju.games.doudizhu.observation import DouDizhuObservation
 
@@ -24,13 +24,8 @@ _SIMPLE = {Category.SOLO: 1, Category.PAIR: 2, Category.TRIO: 3}
 
 def unseen_cards(observation: DouDizhuObservation) -> list[int]:
     """Counts of the cards the seat cannot see: the deck less its hand and every card played."""
-    unseen = list(FULL_DECK)
-    for rank, count in enumerate(observation.hand):
-        unseen[rank] -= count
-    for _, move in observation.history:
-        for rank, count in enumerate(move.counts):
-            unseen[rank] -= count
-    return unseen
+    played = unpack(sum(move.packed for _, move in observation.history))  # packed counts add as integers
+    return [deck - held - gone for deck, held, gone in zip(FULL_DECK, observation.hand, played, strict=True)]
 
 
 def can_beat(pool: Sequence[int], move: Move, most_cards: int) -> bool:

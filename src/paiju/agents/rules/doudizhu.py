@@ -16,6 +16,9 @@ holds — never another hand):
 Passing is scored too, so that following is a choice: a partner's play is left alone unless beating it
 is worth more than ``partner_pass``; an opponent's play is answered when that is worth more than letting
 it stand, and always when an opponent is about to go out. Bids come from ``bidding``.
+
+The scoring of the plays (``play_scores``) also exists compiled (``_doudizhu_fast``, chosen by
+``paiju.native``), with identical scores; ``reference_play_scores`` keeps this Python one.
 """
 
 from __future__ import annotations
@@ -33,6 +36,7 @@ from paiju.games.doudizhu.cards import BIG_JOKER, SMALL_JOKER
 from paiju.games.doudizhu.min_steps import decompose, min_steps
 from paiju.games.doudizhu.moves import CHAIN_SHAPES, Category, Move
 from paiju.games.doudizhu.observation import DouDizhuObservation
+from paiju.native import fast
 
 FINISH = 1000.0
 """Score of a play that empties the hand."""
@@ -101,8 +105,13 @@ class DouDizhuRulesAgent(Agent):
     def act(self, observation: DouDizhuObservation, legal: Sequence[Any]) -> Any:
         if len(legal) == 1:
             return legal[0]
-        scored = self.explain(observation, legal)
-        best = [s.action for s in scored if s.score == scored[0].score]
+        if observation.phase == "play":  # the best-scored candidates, as ``explain`` ranks them
+            candidates, scores = play_scores(observation, legal, self.config.play)
+            top = max(scores)
+            best = [move for move, score in zip(candidates, scores, strict=True) if score == top]
+        else:
+            scored = self.explain(observation, legal)
+            best = [s.action for s in scored if s.score == scored[0].score]
         return best[0] if len(best) == 1 else best[self.rng.randrange(len(best))]
 
     def explain(self, observation: DouDizhuObservation, legal: Sequence[Any]) -> list[ScoredAction]:
@@ -113,10 +122,18 @@ class DouDizhuRulesAgent(Agent):
             return sorted((ScoredAction(b, -float(abs(b - chosen))) for b in legal), key=lambda s: -s.score)
         if observation.phase != "play":
             raise AgentError(self.name, observation.seat, f"has nothing to do in phase {observation.phase!r}")
-        judge = _PlayJudge(observation, self.config.play)
-        scored = [ScoredAction(m, judge.score(m)) for m in _candidates(legal, observation.hand, self.config.play)]
+        candidates, scores = play_scores(observation, legal, self.config.play)
+        scored = [ScoredAction(move, score) for move, score in zip(candidates, scores, strict=True)]
         scored.sort(key=lambda s: -s.score)
         return scored
+
+
+def play_scores(observation: DouDizhuObservation, legal: Sequence[Move],
+                config: PlayConfig) -> tuple[list[Move], list[float]]:
+    """The candidate plays (``_candidates``, in order) and their scores."""
+    judge = _PlayJudge(observation, config)
+    candidates = _candidates(legal, observation.hand, config)
+    return candidates, [judge.score(move) for move in candidates]
 
 
 class _PlayJudge:
@@ -238,3 +255,7 @@ def _candidates(legal: Sequence[Move], hand: Sequence[int], config: PlayConfig) 
         variants.sort(key=lambda cost_move: cost_move[0])
         kept.extend(move for _, move in variants[:config.kicker_variants])
     return kept
+
+
+reference_play_scores = play_scores
+play_scores = fast("paiju.agents.rules._doudizhu_fast", "play_scores", play_scores)

@@ -12,6 +12,10 @@ a trio next to it, and four equal cards are never two pair kickers — each unle
 says so. The search tries planes with kickers last (the order of disjoint plays does not matter), and
 is memoised on the packed hand (``cards.pack``) with a bounded cache; the shape table is shared by all
 hands.
+
+``min_steps`` and ``decompose`` also exist compiled (``_min_steps_fast``, chosen by ``paiju.native``): the
+same search in C on a 64-bit hand, with the same values and plays; ``reference_min_steps`` and
+``reference_decompose`` keep these Python ones.
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from paiju.games.doudizhu.moves import (
     interpretations,
 )
 from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.native import fast
 
 CACHE_SIZE = 1 << 16
 """Hands remembered per ruleset (least recently used are forgotten first)."""
@@ -133,6 +138,7 @@ class _Solver:
         self.rules = rules
         self._shape_table: dict[Shape, tuple[int, ShapeStep | None]] = {}
         self._search = lru_cache(maxsize=CACHE_SIZE)(self._search_uncached)
+        self._leads: dict[int, Move] = {}
 
     def steps(self, packed: int) -> int:
         return self._search(packed, False)[0]
@@ -158,7 +164,11 @@ class _Solver:
         return plays
 
     def _lead_move(self, packed: int) -> Move:
-        return interpretations(tuple(unpack(packed)), self.rules)[0]
+        """A play's lead interpretation, remembered per play (a table over the plays, not the hands)."""
+        move = self._leads.get(packed)
+        if move is None:
+            move = self._leads[packed] = interpretations(tuple(unpack(packed)), self.rules)[0]
+        return move
 
     @staticmethod
     def _has_kickers(packed: int) -> bool:
@@ -318,3 +328,9 @@ def _realise(step: ShapeStep, counts: list[int]) -> list[int]:
             played[joker] = 1
             wanted -= 1
     return played
+
+
+reference_min_steps = min_steps
+reference_decompose = decompose
+min_steps = fast("paiju.games.doudizhu._min_steps_fast", "min_steps", min_steps)
+decompose = fast("paiju.games.doudizhu._min_steps_fast", "decompose", decompose)
