@@ -23,7 +23,7 @@ test: $(STAMP)
 setup: $(STAMP)
 
 # The compiled fast paths (paiju.native) are rebuilt when their sources change.
-$(STAMP): pyproject.toml setup.py $(shell find src -name '*.pyx')
+$(STAMP): pyproject.toml setup.py $(shell find src -name '*.pyx' -o -name '*.pxd')
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $(STAMP)
