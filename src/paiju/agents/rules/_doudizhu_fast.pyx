@@ -10,29 +10,9 @@ same order as the reference, so the floats and the decisions are identical.
 
 from libc.stdlib cimport free, malloc
 
+from paiju.games.doudizhu._constants cimport *
 from paiju.games.doudizhu._min_steps_fast cimport Hand, Oracle, oracle_for, read_hand
 
-cdef enum:
-    NUM_RANKS = 15
-    TWO = 12
-    SMALL_JOKER = 13
-    BIG_JOKER = 14
-    TOP_CHAIN = 11
-    # ``moves.Category``
-    SOLO = 1
-    PAIR = 2
-    TRIO = 3
-    TRIO_SOLO = 4
-    TRIO_PAIR = 5
-    SOLO_CHAIN = 6
-    PAIR_CHAIN = 7
-    PLANE = 8
-    PLANE_SOLOS = 9
-    PLANE_PAIRS = 10
-    FOUR_TWO_SOLOS = 11
-    FOUR_TWO_PAIRS = 12
-    BOMB = 13
-    ROCKET = 14
 
 cdef double FINISH = 1000.0  # ``doudizhu.FINISH``
 cdef double SURE_WIN = 500.0  # ``doudizhu.SURE_WIN``

@@ -15,11 +15,9 @@ from libc.string cimport memset
 
 from paiju.games.doudizhu.rules import DouDizhuRules
 
+from paiju.games.doudizhu._constants cimport BIG_JOKER, NUM_RANKS, SMALL_JOKER, TOP_CHAIN
+
 cdef enum:
-    NUM_RANKS = 15
-    SMALL_JOKER = 13
-    BIG_JOKER = 14
-    TOP_CHAIN = 11  # chains run from the 3 (rank 0) up to the ace
     SHAPES = 14 * 14 * 14 * 14 * 3  # ranks holding 1, 2, 3, 4 cards (0..13 each), jokers (0..2)
 
 cdef extern from *:

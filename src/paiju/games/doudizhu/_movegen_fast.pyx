@@ -20,6 +20,7 @@ most one of each joker, or a follow that is not a ``Move``) goes to the referenc
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy
+from paiju.games.doudizhu._constants cimport *
 
 
 cdef extern from "Python.h":
@@ -33,28 +34,8 @@ cdef extern from "Python.h":
 
 
 cdef enum:
-    NUM_RANKS = 15
-    TWO = 12
-    SMALL_JOKER = 13
-    BIG_JOKER = 14
-    HIGHEST_CHAIN_RANK = 11
     CHAIN_RANKS = 0xFFF      # ranks 3..A
     LOCAL_ITEMS = 256        # plays collected on the C stack before the buffer moves to the heap
-
-cdef enum:                   # the values of ``moves.Category``
-    PASS_CATEGORY = 0
-    SOLO = 1
-    TRIO = 3
-    TRIO_SOLO = 4
-    TRIO_PAIR = 5
-    SOLO_CHAIN = 6
-    PLANE = 8
-    PLANE_SOLOS = 9
-    PLANE_PAIRS = 10
-    FOUR_TWO_SOLOS = 11
-    FOUR_TWO_PAIRS = 12
-    BOMB = 13
-    ROCKET = 14
 
 # Chain kinds (solo chain, pair chain, plane): copies per rank, shortest and longest length.
 cdef int CHAIN_MIN[3]
@@ -95,7 +76,7 @@ cdef dict _plane_plays = {}  # code of plane + kickers -> Move
 cdef PyObject* PASS_MOVE
 cdef PyObject* ROCKET_MOVE
 cdef PyObject* SIMPLE[5][NUM_RANKS]                     # [copies][rank]
-cdef PyObject* CHAIN[3][13][HIGHEST_CHAIN_RANK + 1]     # [kind][length][lowest rank]
+cdef PyObject* CHAIN[3][13][TOP_CHAIN + 1]     # [kind][length][lowest rank]
 cdef PyObject* TRIO_WITH[2][NUM_RANKS][NUM_RANKS]       # [pair kicker][trio][kicker]
 cdef PyObject* FOUR_TWO[2][TWO + 1][NUM_RANKS][NUM_RANKS]  # [pairs][four][lower kicker][higher kicker]
 
@@ -141,7 +122,7 @@ cdef int _init() except -1:
             SIMPLE[n][r] = _own(_play(SOLO + n - 1 if n < 4 else BOMB, r, 1, n, none))
     for kind in range(3):
         for length in range(CHAIN_MIN[kind], CHAIN_MAX[kind] + 1):
-            for low in range(HIGHEST_CHAIN_RANK - length + 2):
+            for low in range(TOP_CHAIN - length + 2):
                 CHAIN[kind][length][low] = _own(_play(SOLO_CHAIN + kind, low, length, kind + 1, none))
     for n in range(2):
         for t in range(SMALL_JOKER):
@@ -206,7 +187,7 @@ cdef int _chains(Out* out, Hand* hand, int kind, int length, int above) except -
     cdef int held = hand.held[kind + 1] & CHAIN_RANKS
     if length < CHAIN_MIN[kind] or length > CHAIN_MAX[kind]:
         return 0
-    for low in range(above + 1, HIGHEST_CHAIN_RANK - length + 2):
+    for low in range(above + 1, TOP_CHAIN - length + 2):
         if (held >> low) & need == need:
             _emit(out, CHAIN[kind][length][low])
     return 0
@@ -312,7 +293,7 @@ cdef int _with_kickers(Out* out, Hand* hand, int category, int rank, int length,
     if category == FOUR_TWO_SOLOS or category == PLANE_SOLOS:
         if category == PLANE_SOLOS:
             for r in range(rank - 1, rank + length + 1, length + 1):  # the ranks either side of the plane
-                if 0 <= r <= HIGHEST_CHAIN_RANK and available[r] > 2:
+                if 0 <= r <= TOP_CHAIN and available[r] > 2:
                     available[r] = 2
         spec.size = 1
         spec.no_rocket = not rules.rocket_as_kickers
@@ -342,7 +323,7 @@ cdef int _planes_with(Out* out, Hand* hand, int category, int length, int above,
     cdef int trios = hand.held[3] & CHAIN_RANKS
     if length < CHAIN_MIN[2] or length > CHAIN_MAX[2]:
         return 0
-    for low in range(HIGHEST_CHAIN_RANK - length + 1, above, -1):
+    for low in range(TOP_CHAIN - length + 1, above, -1):
         if (trios >> low) & need == need:
             _with_kickers(out, hand, category, low, length, rules)
     return 0
@@ -354,7 +335,7 @@ cdef int _leads(Out* out, Hand* hand, object rules) except -1:
     plane or a bomb, four+two solos, four+two pairs (highest four first), planes with solos, with pairs
     (highest plane first, longest first)."""
     cdef int r, n, kind, end, length, run, category, longest
-    cdef int runs[HIGHEST_CHAIN_RANK + 1]    # consecutive plane ranks ending at each rank
+    cdef int runs[TOP_CHAIN + 1]    # consecutive plane ranks ending at each rank
     for r in range(NUM_RANKS):
         for n in range(1, hand.count[r] + 1):
             _emit(out, SIMPLE[n][r])
@@ -362,7 +343,7 @@ cdef int _leads(Out* out, Hand* hand, object rules) except -1:
         _emit(out, ROCKET_MOVE)
     for kind in range(3):
         run = 0
-        for end in range(HIGHEST_CHAIN_RANK + 1):
+        for end in range(TOP_CHAIN + 1):
             run = run + 1 if (hand.held[kind + 1] >> end) & 1 else 0
             runs[end] = run
             for length in range(CHAIN_MIN[kind], min(run, CHAIN_MAX[kind]) + 1):
@@ -378,7 +359,7 @@ cdef int _leads(Out* out, Hand* hand, object rules) except -1:
     _fours_with_two(out, hand, FOUR_TWO_PAIRS, -1, rules)
     for category in range(PLANE_SOLOS, PLANE_PAIRS + 1):
         longest = 5 if category == PLANE_SOLOS else 4  # trios with solos / pairs in 20 cards
-        for end in range(HIGHEST_CHAIN_RANK, 0, -1):
+        for end in range(TOP_CHAIN, 0, -1):
             for length in range(min(runs[end], longest), 1, -1):
                 _with_kickers(out, hand, category, end - length + 1, length, rules)
     return 0
