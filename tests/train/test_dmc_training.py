@@ -89,7 +89,7 @@ def test_kill_9_then_resume_continues_from_the_last_checkpoint(tmp_path: Path) -
 
 def test_a_damaged_checkpoint_is_refused_by_name(tmp_path: Path) -> None:
     (tmp_path / CHECKPOINT_FILE).write_bytes(b"\x00" * 100)
-    with pytest.raises(PaijuError, match="cannot read the checkpoint"):
+    with pytest.raises(PaijuError, match="cannot read a checkpoint"):
         load_checkpoint(tmp_path)
     with pytest.raises(PaijuError, match="no checkpoint"):
         load_checkpoint(tmp_path / "nowhere")

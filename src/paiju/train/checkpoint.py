@@ -15,7 +15,7 @@ from typing import Any
 
 import torch
 
-from paiju.agents.dmc.weights import MODEL_FILE, DMCModels, atomic_torch_save, save_models
+from paiju.agents.dmc.weights import MODEL_FILE, DMCModels, atomic_torch_save, read_torch_file, save_models
 from paiju.core.errors import PaijuError
 from paiju.train.config import DMCConfig
 from paiju.train.selfplay import Samples
@@ -93,12 +93,7 @@ def save_checkpoint(state: LearnerState) -> None:
 def load_checkpoint(folder: Path) -> LearnerState:
     """The state saved in ``folder/checkpoint.pt``."""
     path = Path(folder) / CHECKPOINT_FILE
-    if not path.is_file():
-        raise PaijuError(f"no checkpoint to resume from: {path} does not exist")
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises many types for a corrupt file
-        raise PaijuError(f"{path}: cannot read the checkpoint: {error}") from None
+    data = read_torch_file(path, "checkpoint to resume from")
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise PaijuError(f"{path} is not a paiju DMC checkpoint")
     config = replace(DMCConfig.from_json(data["config"]), out=Path(folder))

@@ -85,18 +85,23 @@ def load_models(path: Path) -> DMCModels:
     path = Path(path)
     if path.is_dir():
         path = path / MODEL_FILE
-    if not path.is_file():
-        raise PaijuError(f"no DMC model at {path}")
-    try:
-        data = torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises many types for a corrupt or foreign file
-        raise PaijuError(f"{path}: cannot read a DMC model file: {error}") from None
-    return DMCModels.from_dict(data, str(path))
+    return DMCModels.from_dict(read_torch_file(path, "DMC model file"), str(path))
 
 
 def shipped_model_path(game: str) -> Path:
     """The model shipped in the package for ``game``."""
     return Path(str(resources.files("paiju.agents.dmc") / "weights" / f"{game}.pt"))
+
+
+def read_torch_file(path: Path, what: str) -> Any:
+    """The data ``torch.save`` wrote at ``path`` (tensors on the CPU, plain data only); ``PaijuError`` naming
+    ``what`` was expected when the file is missing or unreadable."""
+    if not path.is_file():
+        raise PaijuError(f"no {what} at {path}")
+    try:
+        return torch.load(path, map_location="cpu", weights_only=True)
+    except Exception as error:  # torch raises many types for a corrupt or foreign file
+        raise PaijuError(f"{path}: cannot read a {what}: {error}") from None
 
 
 def atomic_torch_save(data: Any, path: Path) -> None:

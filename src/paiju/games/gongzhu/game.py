@@ -11,8 +11,8 @@ from typing import Any
 from paiju.core.errors import PaijuError, RecordError
 from paiju.core.game import Game
 from paiju.core.record import check_result, replay_actions
-from paiju.games.gongzhu.cards import CARD_INDEX, FULL_MASK, SUIT_MASKS, SUITS, mask_of
 from paiju.games.gongzhu.deal import GongzhuDeal
+from paiju.games.gongzhu.hidden import HiddenCards, state_with_hidden
 from paiju.games.gongzhu.observation import GongzhuObservation
 from paiju.games.gongzhu.rules import GongzhuRules
 from paiju.games.gongzhu.sampling import sample_hidden_hands
@@ -85,26 +85,8 @@ class Gongzhu(Game):
         is equally likely (``sampling.sample_hidden_hands``). The returned state's observation for that seat
         equals ``observation``.
         """
-        me = observation.seat
-        plays = observation.history + observation.trick
-        played = [0, 0, 0, 0]
-        for seat, card in plays:
-            played[seat] |= 1 << CARD_INDEX[card]
-        hand = mask_of(observation.hand)
-        unseen = FULL_MASK & ~hand & ~(played[0] | played[1] | played[2] | played[3])
-        others = [seat for seat in range(4) if seat != me]
-        left = observation.cards_left
-        voids = observation.voids
-        forbidden = [sum(SUIT_MASKS[SUITS.index(suit)] for suit in voids[seat]) for seat in others]
-        hidden = sample_hidden_hands(unseen, [left[seat] for seat in others], forbidden, rng)
-        current = [hand] * 4
-        for seat, cards in zip(others, hidden, strict=True):
-            current[seat] = cards
-        deal = GongzhuDeal.from_masks([current[seat] | played[seat] for seat in range(4)])
-        state = GongzhuState(observation.rules, deal)
-        for _, card in plays:
-            state.play(CARD_INDEX[card])
-        return state
+        hidden = HiddenCards.of(observation)
+        return state_with_hidden(observation, sample_hidden_hands(hidden.unseen, hidden.sizes, hidden.forbidden, rng))
 
 
 __all__ = ["Gongzhu"]

@@ -67,6 +67,16 @@ def sample_hidden_hands(unseen: int, sizes: Sequence[int], forbidden: Sequence[i
     return hands
 
 
+def count_deals(unseen: int, sizes: Sequence[int], forbidden: Sequence[int]) -> int:
+    """The number of deals ``sample_hidden_hands`` draws uniformly from: the cards of mask ``unseen`` into hands
+    of ``sizes[k]`` cards, hand ``k`` holding no card of ``forbidden[k]`` (0 when the sizes do not add up)."""
+    if sum(sizes) != unseen.bit_count() or min(sizes, default=0) < 0:
+        return 0
+    groups = _groups(unseen, forbidden)
+    return _completions(tuple(cards.bit_count() for _, cards in groups), tuple(hands for hands, _ in groups),
+                        tuple(sizes))
+
+
 def _groups(unseen: int, forbidden: Sequence[int]) -> list[tuple[tuple[int, ...], int]]:
     """The unseen cards grouped by the hands that may hold them: (hand indices, card mask), the most
     constrained first so that the widest group (whose split is forced by the room left) comes last."""
