@@ -9,6 +9,7 @@ from paiju.agents.rules import DouDizhuRulesAgent
 from paiju.agents.rules.gongzhu_greed import make_greed_agent
 from paiju.agents.rules.gongzhu_if import make_if_agent
 from paiju.agents.rules.guandan import GuanDanRulesAgent
+from paiju.agents.scrofazero.agent import SHIPPED_MODEL, make_scrofazero_agent
 from paiju.agents.search import make_search_agent
 
 register_agent("*", "random", lambda argument, seed: RandomAgent(seed))
@@ -21,6 +22,7 @@ register_agent("doudizhu", "dmc", make_dmc_agent("doudizhu"))
 register_agent("guandan", "dmc", make_dmc_agent("guandan"))
 for game in ("doudizhu", "guandan"):
     register_agent(game, "distilled", make_distilled_agent(game), bare=shipped_path(game).is_file())
+register_agent("gongzhu", "scrofazero", make_scrofazero_agent, bare=SHIPPED_MODEL.is_file())
 register_agent("doudizhu", "search", make_search_agent("doudizhu"))
 register_agent("guandan", "search", make_search_agent("guandan"))
 register_agent("gongzhu", "search", make_search_agent("gongzhu"))

@@ -10,4 +10,6 @@ highest weighted Q (§5.3–§5.4).
   before the softmax (§8.8), model files.
 - ``mcts``: the perfect-information search, batched across searches (§8.6).
 - ``scenarios``: uniform and stratified scenario sampling and IEC weights (§5.3–§5.4).
+- ``evaluator``: the network as the search's evaluator and as IEC's policy (§8.6, §5.4, §8.13).
+- ``agent``: ``ScrofaZeroAgent``, weighted Q over searched scenarios; the ``scrofazero`` agent names (§5.3–§5.4).
 """

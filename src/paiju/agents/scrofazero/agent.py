@@ -1,0 +1,170 @@
+"""``ScrofaZeroAgent``: Gongzhu under imperfect information by searching sampled scenarios (ScrofaZero §5.3–§5.4).
+
+A decision, from the seat's observation only:
+
+1. **Scenarios**: ``scenarios`` deals of the unseen cards consistent with the observation, by ``sampler``:
+   ``uniform`` (equal weights), ``ss`` (stratified on the key cards, §5.3) or ``iec`` (stratified, then weighted
+   by IEC with the network's policy, §5.4 Algorithm 1, β = ``beta``; the default, the paper's strongest:
+   Table 3).
+2. **Search**: one perfect-information MCTS per scenario (``mcts``: UCB, c = 30, leaves valued by the network),
+   all scenarios batched through ``mcts.run`` so that one forward pass values a leaf of each; ``simulations``
+   per search, by default ``evaluation_simulations`` = 10 + 2 × legal cards (§8.6).
+3. **Choice**: each legal card's Q averaged over the scenarios with their weights; the highest is played (§5.4
+   eq. 10: the expectation of Q under the belief), ties to the card listed first.
+
+Choices where the paper is silent: 30 scenarios by default (enough that every one of the at most 27 strata
+of §5.3 gets a scenario; ``stratified`` falls back to uniform draws below that); a search runs at least as
+many simulations as there are legal cards, so that every card is tried in every scenario and its Q averages
+over all of them. Everything random comes from the agent's ``seed``: the same seed, observation and legal cards
+give the same decision, and the true deal never enters it.
+
+Agent names (``paiju.agents``): ``scrofazero:PATH`` or ``scrofazero:path=MODEL,sampler=iec|ss|uniform,
+scenarios=N,simulations=N,beta=X``; the bare name plays the network shipped as ``weights/gongzhu.pt`` — none
+ships yet. This module imports torch only when an agent is made.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import numpy as np
+
+from paiju.agents.scrofazero import mcts
+from paiju.agents.scrofazero.scenarios import IEC_BETA, iec_weights, stratified, uniform
+from paiju.agents.search.worlds import World
+from paiju.core.agent import Agent, ScoredAction
+from paiju.core.errors import PaijuError
+from paiju.core.game import Action
+from paiju.games.gongzhu.cards import CARD_INDEX
+from paiju.games.gongzhu.observation import GongzhuObservation
+
+if TYPE_CHECKING:
+    from paiju.agents.scrofazero.model import ScrofaNet
+
+SAMPLERS = ("iec", "ss", "uniform")
+OPTIONS = ("path", "sampler", "scenarios", "simulations", "beta")
+SHIPPED_MODEL = Path(__file__).parent / "weights" / "gongzhu.pt"
+"""The network the bare name ``scrofazero`` plays, where the package ships one."""
+
+
+@dataclass(frozen=True, slots=True)
+class ScrofaZeroOptions:
+    """How the agent plays (the module docstring)."""
+
+    sampler: str = "iec"
+    """``iec`` (stratified + IEC weights), ``ss`` (stratified) or ``uniform``."""
+    scenarios: int = 30
+    """Scenarios searched per decision."""
+    simulations: int | None = None
+    """Simulations per search; None: ``mcts.evaluation_simulations`` (10 + 2 × legal cards)."""
+    beta: float = IEC_BETA
+    """IEC's β per score point (eq. 12); used by ``iec`` only."""
+
+    def __post_init__(self) -> None:
+        if self.sampler not in SAMPLERS:
+            raise PaijuError(f"scrofazero sampler must be one of {', '.join(SAMPLERS)}, got {self.sampler!r}")
+        for name, value in (("scenarios", self.scenarios), ("simulations", self.simulations or 1)):
+            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
+                raise PaijuError(f"scrofazero {name} must be a whole number >= 1, got {value!r}")
+        if not (isinstance(self.beta, int | float) and math.isfinite(self.beta) and self.beta >= 0):
+            raise PaijuError(f"scrofazero beta must be a finite number >= 0, got {self.beta!r}")
+
+
+class ScrofaZeroAgent(Agent):
+    """Plays the legal card of highest weighted Q over searched scenarios (the module docstring)."""
+
+    name = "scrofazero"
+
+    def __init__(self, model: ScrofaNet, seed: int = 0, options: ScrofaZeroOptions | None = None) -> None:
+        from paiju.agents.scrofazero.evaluator import NetworkEvaluator, network_policy
+
+        self.options = options or ScrofaZeroOptions()
+        self.evaluator = NetworkEvaluator(model)
+        self.policy = network_policy(model)
+        self.rng = random.Random(seed)
+
+    def act(self, observation: Any, legal: Sequence[Action]) -> Action:
+        if len(legal) == 1:
+            return legal[0]
+        return self.explain(observation, legal)[0].action
+
+    def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
+        """Every legal card with its weighted Q (score points for this seat's team), best first."""
+        q = self.weighted_q(observation, legal)
+        cards = [CARD_INDEX[card] for card in legal]
+        order = sorted(range(len(legal)), key=lambda i: -q[cards[i]])
+        return [ScoredAction(legal[i], float(q[cards[i]])) for i in order]
+
+    def weighted_q(self, observation: Any, legal: Sequence[Action]) -> np.ndarray:
+        """Q of each card (float64 [52]) averaged over the scenarios with their weights; 0 off ``legal``."""
+        if not isinstance(observation, GongzhuObservation):
+            raise PaijuError(f"scrofazero plays Gongzhu observations, got {type(observation).__name__}")
+        if not legal or any(card not in CARD_INDEX for card in legal):
+            raise PaijuError(f"scrofazero needs legal Gongzhu cards to choose from, got {list(legal)!r}")
+        worlds, weights = self.draw_scenarios(observation)
+        searches = []
+        for world in worlds:
+            simulations = self.options.simulations or mcts.evaluation_simulations(world.state)
+            simulations = max(simulations, len(legal))
+            searches.append(mcts.MctsSearch(world.state, simulations, random.Random(self.rng.getrandbits(64))))
+        results = mcts.run(searches, self.evaluator)
+        return weights @ np.stack([result.q for result in results])
+
+    def draw_scenarios(self, observation: GongzhuObservation) -> tuple[list[World], np.ndarray]:
+        """The scenarios of one decision and their weights (summing to 1), by the options' sampler."""
+        count, sampler = self.options.scenarios, self.options.sampler
+        if sampler == "uniform":
+            worlds = uniform(observation, count, self.rng)
+        else:
+            worlds = stratified(observation, count, self.rng)
+        if sampler == "iec":
+            return worlds, iec_weights(observation, worlds, self.policy, beta=self.options.beta)
+        return worlds, np.array([world.weight for world in worlds])
+
+
+def parse_argument(argument: str) -> tuple[str, ScrofaZeroOptions]:
+    """``PATH`` or ``key=value`` pairs (``OPTIONS``) separated by commas: the model path ("" when not given) and
+    the options."""
+    if "=" not in argument:
+        return argument, ScrofaZeroOptions()
+    path = ""
+    given: dict[str, Any] = {}
+    for item in filter(None, argument.split(",")):
+        key, equals, text = (part.strip() for part in item.partition("="))
+        if not equals or key not in OPTIONS:
+            raise PaijuError(f"scrofazero option {item!r} is not one of {', '.join(k + '=...' for k in OPTIONS)}")
+        if key == "path":
+            path = text
+        elif key == "sampler":
+            given[key] = text
+        else:
+            given[key] = _number(key, text)
+    return path, ScrofaZeroOptions(**given)
+
+
+def _number(key: str, text: str) -> int | float:
+    try:
+        return float(text) if key == "beta" else int(text)
+    except ValueError:
+        kind = "a number" if key == "beta" else "a whole number"
+        raise PaijuError(f"scrofazero option {key} must be {kind}, got {text!r}") from None
+
+
+def make_scrofazero_agent(argument: str, seed: int) -> ScrofaZeroAgent:
+    """The ``scrofazero`` agent factory for ``paiju.agents.register_agent``."""
+    from paiju.agents.scrofazero.model import load
+
+    path, options = parse_argument(argument)
+    if not path and not SHIPPED_MODEL.is_file():
+        raise PaijuError(f"scrofazero needs a model: no ScrofaNet ships at {SHIPPED_MODEL}; "
+                         f"name one with scrofazero:path=MODEL (a file written by model.save)")
+    return ScrofaZeroAgent(load(path or SHIPPED_MODEL), seed, options)
+
+
+__all__ = ["OPTIONS", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent", "ScrofaZeroOptions", "make_scrofazero_agent",
+           "parse_argument"]

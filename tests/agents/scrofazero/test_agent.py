@@ -1,0 +1,170 @@
+"""ScrofaZero's play-time agent and its network evaluator: legal, reproducible decisions that depend on the
+observation only, complete explanations, whole games, option errors, masked priors and batching."""
+
+import math
+import random
+
+import numpy as np
+import pytest
+import torch
+
+from paiju.agents import agent_names, make_agent
+from paiju.agents.scrofazero.agent import ScrofaZeroAgent, ScrofaZeroOptions, parse_argument
+from paiju.agents.scrofazero.evaluator import NetworkEvaluator, network_policy
+from paiju.agents.scrofazero.features import encode_batch
+from paiju.agents.scrofazero.mcts import POLICY_SHARPNESS
+from paiju.agents.scrofazero.model import ModelConfig, ScrofaNet, save
+from paiju.core.errors import PaijuError
+from paiju.core.match import play_game
+from paiju.games.gongzhu import Gongzhu
+from paiju.games.gongzhu.cards import CARD_INDEX
+
+GAME = Gongzhu()
+TINY = ModelConfig(width1=16, width2=16, width3=8, blocks=1)
+FAST = ScrofaZeroOptions(scenarios=4, simulations=6)
+
+
+@pytest.fixture(scope="module")
+def model() -> ScrofaNet:
+    return ScrofaNet(TINY, seed=3)
+
+
+@pytest.fixture(scope="module")
+def model_file(model, tmp_path_factory):
+    path = tmp_path_factory.mktemp("scrofazero") / "tiny.pt"
+    save(model, path)
+    return path
+
+
+def mid_game(seed: int, plays: int):
+    """A seeded deal after ``plays`` random legal plays."""
+    rng = random.Random(seed)
+    state = GAME.new_state(seed)
+    for _ in range(plays):
+        legal = state.legal_actions()
+        state.apply(legal[rng.randrange(len(legal))])
+    return state
+
+
+POSITIONS = [mid_game(seed, plays) for seed, plays in ((1, 9), (2, 17), (3, 22), (4, 30), (5, 41))]
+
+
+@pytest.mark.parametrize("sampler", ["iec", "ss", "uniform"])
+def test_plays_a_legal_card_with_every_sampler(model, sampler):
+    agent = ScrofaZeroAgent(model, seed=7, options=ScrofaZeroOptions(sampler=sampler, scenarios=30, simulations=4))
+    for state in POSITIONS:
+        legal = state.legal_actions()
+        assert agent.act(state.observation(state.to_move), legal) in legal
+
+
+def test_same_seed_same_decision_and_scores(model):
+    for state in POSITIONS:
+        observation, legal = state.observation(state.to_move), state.legal_actions()
+        first = ScrofaZeroAgent(model, seed=11, options=FAST).explain(observation, legal)
+        second = ScrofaZeroAgent(model, seed=11, options=FAST).explain(observation, legal)
+        assert first == second
+
+
+def test_cannot_peek_at_the_true_deal(model):
+    """Two different true deals behind one observation give the same decision and the same values."""
+    for state in POSITIONS:
+        observation = state.observation(state.to_move)
+        rng = random.Random(5)
+        deals = [GAME.determinize(observation, rng) for _ in range(2)]
+        assert deals[0].hands != deals[1].hands
+        decisions = []
+        for deal in deals:
+            assert deal.observation(state.to_move) == observation
+            agent = ScrofaZeroAgent(model, seed=2, options=FAST)
+            decisions.append(agent.explain(deal.observation(deal.to_move), deal.legal_actions()))
+        assert decisions[0] == decisions[1]
+
+
+def test_explain_scores_every_legal_card_best_first(model):
+    agent = ScrofaZeroAgent(model, seed=1, options=FAST)
+    for state in POSITIONS:
+        observation, legal = state.observation(state.to_move), state.legal_actions()
+        scored = agent.explain(observation, legal)
+        assert sorted(entry.action for entry in scored) == sorted(legal)
+        assert all(math.isfinite(entry.score) for entry in scored)
+        assert [entry.score for entry in scored] == sorted((entry.score for entry in scored), reverse=True)
+
+
+def test_a_whole_game_of_four_agents_finishes(model_file):
+    agents = [make_agent(f"scrofazero:path={model_file},scenarios=2,simulations=3", "gongzhu", seed)
+              for seed in range(4)]
+    final = play_game(GAME, agents, seed=9)
+    assert final.over and sum(final.payoffs()) == 0
+
+
+def test_agent_names_and_options(model_file):
+    assert "scrofazero" in agent_names("gongzhu") and "scrofazero" not in agent_names("gongzhu", bare=True)
+    assert isinstance(make_agent(f"scrofazero:{model_file}", "gongzhu"), ScrofaZeroAgent)
+    assert parse_argument("path=m.pt,sampler=ss,scenarios=8,simulations=12,beta=0.02") == (
+        "m.pt", ScrofaZeroOptions(sampler="ss", scenarios=8, simulations=12, beta=0.02))
+    assert parse_argument("m.pt") == ("m.pt", ScrofaZeroOptions())
+
+
+@pytest.mark.parametrize(("spec", "message"), [
+    ("scrofazero", "needs a model"),
+    ("scrofazero:sampler=iec", "needs a model"),
+    ("scrofazero:path=/no/such.pt", "no ScrofaNet model file"),
+    ("scrofazero:path=m.pt,sampler=greedy", "sampler must be one of"),
+    ("scrofazero:path=m.pt,scenarios=0", "scenarios must be a whole number"),
+    ("scrofazero:path=m.pt,simulations=x", "simulations must be a whole number"),
+    ("scrofazero:path=m.pt,beta=-1", "beta must be a finite number"),
+    ("scrofazero:path=m.pt,beta=nan", "beta must be a finite number"),
+    ("scrofazero:path=m.pt,depth=3", "is not one of"),
+])
+def test_bad_options_are_named(spec, message):
+    with pytest.raises(PaijuError, match=message):
+        make_agent(spec, "gongzhu")
+
+
+def test_bad_observation_or_legal_cards(model):
+    agent = ScrofaZeroAgent(model, options=FAST)
+    state = POSITIONS[0]
+    with pytest.raises(PaijuError, match="Gongzhu observations"):
+        agent.explain({"hand": []}, state.legal_actions())
+    with pytest.raises(PaijuError, match="legal Gongzhu cards"):
+        agent.explain(state.observation(state.to_move), ["XX"])
+
+
+def test_evaluator_priors_are_zero_on_illegal_cards_and_sum_to_one(model):
+    priors, values = NetworkEvaluator(model).evaluate(POSITIONS)
+    for state, row in zip(POSITIONS, priors, strict=True):
+        legal = [CARD_INDEX[card] for card in state.legal_actions()]
+        illegal = np.ones(52, dtype=bool)
+        illegal[legal] = False
+        assert np.all(row[illegal] == 0) and np.all(row[legal] > 0)
+        assert row.sum() == pytest.approx(1.0)
+    assert values.shape == (len(POSITIONS),) and np.all(np.isfinite(values))
+
+
+def test_evaluator_batch_equals_one_by_one(model):
+    evaluator = NetworkEvaluator(model)
+    priors, values = evaluator.evaluate(POSITIONS)
+    for row, state in enumerate(POSITIONS):
+        alone_priors, alone_values = evaluator.evaluate([state])
+        np.testing.assert_allclose(alone_priors[0], priors[row], rtol=1e-5, atol=1e-7)
+        assert alone_values[0] == pytest.approx(values[row], rel=1e-5, abs=1e-5)
+
+
+def test_evaluator_values_a_finished_game_exactly(model):
+    final = mid_game(6, 52)
+    priors, values = NetworkEvaluator(model).evaluate([final, POSITIONS[0]])
+    assert values[0] == final.payoffs()[final.to_move] and not priors[0].any()
+
+
+def test_network_policy_is_logits_in_points_without_the_other_hands(model):
+    """IEC's values are the logits / 0.2 and do not change when the other seats' cards are swapped."""
+    state = POSITIONS[1]
+    observation = state.observation(state.to_move)
+    other = GAME.determinize(observation, random.Random(1))
+    assert other.hands != state.hands
+    values = network_policy(model)([state, other])
+    assert values.shape == (2, 52)
+    np.testing.assert_allclose(values[0], values[1], rtol=1e-5, atol=1e-5)
+    with torch.inference_mode():
+        logits, _ = model(torch.from_numpy(encode_batch([state], average_others=True)))
+    np.testing.assert_allclose(values[0], logits[0].double().numpy() / POLICY_SHARPNESS, rtol=1e-5, atol=1e-6)
