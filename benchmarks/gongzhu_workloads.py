@@ -53,7 +53,7 @@ def decisions(agent_name: str, positions: list[tuple[Any, list[str]]]) -> Worklo
 def workloads(config: BenchmarkConfig) -> dict[str, dict[str, Workload]]:
     """Workload name -> engine (here: agent) name -> workload."""
     positions = mid_game_positions(config.states, config.seed)
-    agents = [name for name in agent_names("gongzhu") if name != "ext"]
+    agents = [name for name in agent_names("gongzhu", bare=True) if name != "ext"]
     return {"random_games": {"paiju": random_games("gongzhu", config.seed)},
             "decisions": {name: decisions(name, positions) for name in agents}}
 

@@ -7,6 +7,7 @@ played mask, the cards left and the voids in C integers, and the trick's pairs c
 """
 
 from libc.stdint cimport uint64_t
+from paiju.games.gongzhu._cards_fast cimport mask_of
 
 from paiju.agents.rules import gongzhu_common as reference
 from paiju.games.gongzhu.cards import CARD_INDEX
@@ -14,16 +15,6 @@ from paiju.games.gongzhu.cards import CARD_INDEX
 cdef dict INDEX = CARD_INDEX
 cdef tuple PLAYS = tuple((seat, card) for seat in range(4) for card in range(52))
 """``PLAYS[52 * seat + card]``: the pair ``(seat, card)``."""
-
-
-cdef uint64_t names_mask(names) except? 0:
-    """The mask of some card names."""
-    cdef uint64_t mask = 0
-    cdef int card
-    for name in names:
-        card = INDEX[name]
-        mask |= (<uint64_t>1) << card
-    return mask
 
 
 def table_view(cls, observation):
@@ -53,6 +44,6 @@ def table_view(cls, observation):
             voids[seat] |= 1 << led
         if index >= 4 * done:
             in_trick.append(PLAYS[52 * seat + card])
-    return cls(observation.seat, names_mask(observation.hand), observation.leader, tuple(in_trick), played,
-               tuple([names_mask(cards) for cards in observation.taken]), (voids[0], voids[1], voids[2], voids[3]),
+    return cls(observation.seat, mask_of(observation.hand), observation.leader, tuple(in_trick), played,
+               tuple([mask_of(cards) for cards in observation.taken]), (voids[0], voids[1], voids[2], voids[3]),
                (left[0], left[1], left[2], left[3]), done)

@@ -37,7 +37,7 @@ def cards_of(mask):
     return names
 
 
-def mask_of(cards):
+cpdef uint64_t mask_of(cards) except? 0:
     """The mask of some canonical card names (bit ``CARD_INDEX[name]`` set for each)."""
     cdef uint64_t mask = 0
     cdef int index

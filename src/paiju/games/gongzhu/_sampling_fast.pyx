@@ -54,33 +54,6 @@ cdef uint64_t ways(int count, int* split, int hands):
     return result
 
 
-cdef uint64_t split_sum(Groups* groups, int group, int position, int left, int* room, int* split):
-    """Sum over the splits of ``group`` that ``_splits`` yields, given ``split`` for its hands before
-    ``position`` and ``left`` cards still to share: ``ways(split) * completions(group + 1, room - split)``."""
-    cdef int hand, given, j, rest = 0, least, most
-    cdef int after[MAX_HANDS]
-    cdef uint64_t total = 0
-    for hand in range(position, groups.hands):
-        if groups.open[group] >> hand & 1:
-            break
-    else:
-        if left:
-            return 0
-        for j in range(groups.hands):
-            after[j] = room[j] - split[j]
-        return ways(groups.cards[group], split, groups.hands) * completions(groups, group + 1, after)
-    for j in range(hand + 1, groups.hands):
-        if groups.open[group] >> j & 1:
-            rest += room[j]
-    least = left - rest if left > rest else 0
-    most = left if left < room[hand] else room[hand]
-    for given in range(least, most + 1):
-        split[hand] = given
-        total += split_sum(groups, group, hand + 1, left - given, room, split)
-    split[hand] = 0
-    return total
-
-
 cdef uint64_t completions(Groups* groups, int group, int* room):
     """``_completions``: deals of groups ``group``.. into hands with ``room`` places left."""
     cdef int j
@@ -95,9 +68,18 @@ cdef uint64_t completions(Groups* groups, int group, int* room):
             if room[j] and not groups.open[group] >> j & 1:
                 return 0
         return ways(groups.cards[group], room, groups.hands)
+    cdef int splits[MAX_SPLITS][MAX_HANDS]
+    cdef int after[MAX_HANDS]
+    cdef int found = 0, i
+    cdef uint64_t total = 0
     for j in range(groups.hands):
         split[j] = 0
-    return split_sum(groups, group, 0, groups.cards[group], room, split)
+    list_splits(groups, group, 0, groups.cards[group], room, split, splits, &found)
+    for i in range(found):
+        for j in range(groups.hands):
+            after[j] = room[j] - splits[i][j]
+        total += ways(groups.cards[group], splits[i], groups.hands) * completions(groups, group + 1, after)
+    return total
 
 
 cdef void list_splits(Groups* groups, int group, int position, int left, int* room, int* split,
