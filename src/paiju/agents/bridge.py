@@ -12,7 +12,8 @@ The first two rebuild the agent's observation from each ``act``'s ``obs`` (``Gam
 under the rules of the last ``start``) and its legal actions from ``legal`` (``Observation.action_from_json``),
 and answer ``{"action": A}`` with A the element of ``legal`` the agent chose, copied verbatim. ``start`` calls
 the agent's ``begin``, ``end`` its ``finish``. A message the bridge cannot read raises ``BridgeError`` naming
-the problem; no answer is ever made up. The arena's own messages (``welcome``, ``update``, ``explain``,
+the problem; no answer is ever made up. A perfect-information analysis player (``PerfectInformationAgent``) is
+refused: the bridge plays from observations only. The arena's own messages (``welcome``, ``update``, ``explain``,
 ``pong``) need no answer; its ``error`` (an answer refused, e.g. one that came after the deadline) is logged,
 as is the platform's.
 """
@@ -29,7 +30,7 @@ from typing import IO, TYPE_CHECKING, Any, TypeVar
 
 from paiju.agents import make_agent
 from paiju.agents.external import PROTOCOL_VERSION, encode_message, quote
-from paiju.core.agent import Agent
+from paiju.core.agent import Agent, require_observing
 from paiju.core.errors import AgentError, PaijuError
 from paiju.core.game import JSON, Game
 from paiju.core.registry import load_game
@@ -311,14 +312,19 @@ def read_message(text: str | bytes) -> Message:
     return message
 
 
+def _bridged_agent(spec: str, game: str, seed: int) -> Agent:
+    """``make_agent``, refusing a perfect-information analysis player (the module docstring)."""
+    return require_observing(make_agent(spec, game, seed), "the agent bridge")
+
+
 def run_stdio_bot(agent_spec: str, game: str, seed: int, stdin: IO[bytes], stdout: IO[bytes]) -> None:
     """Play as agent ``agent_spec`` (built with ``seed``) every ``game`` game that protocol v1 lines on ``stdin``
     ask for, answering each ``act`` with one line on ``stdout`` (flushed), until ``stdin`` ends.
 
     Raises ``BridgeError`` naming the line and the problem for input it cannot read (nothing is answered).
     """
-    bridged = BridgedSeat(load_game(game), make_agent(agent_spec, game, seed),
-                          reseed=lambda game_seed: make_agent(agent_spec, game, game_seed))
+    bridged = BridgedSeat(load_game(game), _bridged_agent(agent_spec, game, seed),
+                          reseed=lambda game_seed: _bridged_agent(agent_spec, game, game_seed))
     try:
         for number, line in enumerate(stdin, 1):
             if not line.strip():
@@ -378,7 +384,9 @@ async def _play_seat(connection: ClientConnection, agent_spec: str, seed: int) -
             if kind == "welcome":
                 welcome = message
                 game = load_game(_field(message, "game", str))
-                bridged = bridged or BridgedSeat(game, await asyncio.to_thread(make_agent, agent_spec, game.name, seed))
+                if bridged is None:
+                    agent = await asyncio.to_thread(_bridged_agent, agent_spec, game.name, seed)
+                    bridged = BridgedSeat(game, agent)
             elif kind in ("start", "act", "end"):
                 if bridged is None:
                     raise BridgeError(f"the arena sent {kind} before welcome")
@@ -411,7 +419,7 @@ async def run_platform_bot(url: str, agent_spec: str, seed: int = 0) -> Finished
 
 async def _play_platform(connection: ClientConnection, agent_spec: str, seed: int) -> FinishedMatch | None:
     """Play until ``gameResult`` (the match) or until the server closes the connection (``None``)."""
-    agent = await asyncio.to_thread(make_agent, agent_spec, "guandan", seed)
+    agent = await asyncio.to_thread(_bridged_agent, agent_spec, "guandan", seed)
     seat = PlatformSeat(agent)
     try:
         async for text in connection:

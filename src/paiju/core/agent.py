@@ -2,6 +2,11 @@
 
 An agent only ever receives its own seat's observation. ``explain`` is optional: agents that can score
 candidates return them best first (the web table's AI panel and ``hint`` use it).
+
+The one exception is asked for by name: a ``PerfectInformationAgent`` is an analysis player that sees every
+hand. ``paiju.core.match.play_game`` hands it a copy of the full state (``act_perfect``) so that evaluations can
+measure it as an upper bound; it cannot play from an observation, and whatever seats agents for people or other
+programs (the arena, the agent bridge) refuses it with ``require_observing``.
 """
 
 from __future__ import annotations
@@ -11,7 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from paiju.core.game import JSON, Action
+from paiju.core.errors import PaijuError
+from paiju.core.game import JSON, Action, State
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,3 +50,28 @@ class Agent(ABC):
 
     def close(self) -> None:  # noqa: B027
         """Release resources (processes, files). Called once, when the agent is no longer needed."""
+
+
+class PerfectInformationAgent(Agent):
+    """An analysis player that chooses from the full game state, every hand included (the module docstring).
+
+    ``play_game`` calls ``act_perfect`` with a copy of the state; ``act`` (one seat's observation) refuses.
+    """
+
+    def act(self, observation: Any, legal: Sequence[Action]) -> Action:
+        raise PaijuError(f"{self.name} needs the full game state (every hand) and is for analysis only: it cannot "
+                         f"play from one seat's observation; play it through paiju.core.match.play_game")
+
+    @abstractmethod
+    def act_perfect(self, state: State, legal: Sequence[Action]) -> Action:
+        """Choose one of ``legal`` for the seat to move in ``state`` (a copy the agent may keep or change)."""
+
+
+def require_observing(agent: Agent, where: str) -> Agent:
+    """``agent``, unless it is a ``PerfectInformationAgent``: that one is closed and ``PaijuError`` raised, since
+    ``where`` (e.g. "the arena") must never seat a player that sees the hidden hands."""
+    if isinstance(agent, PerfectInformationAgent):
+        agent.close()
+        raise PaijuError(f"{agent.name} sees every hand (a perfect-information analysis player) and cannot play "
+                         f"in {where}")
+    return agent

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from paiju.core.agent import Agent
+from paiju.core.agent import Agent, PerfectInformationAgent
 from paiju.core.errors import AgentError, IllegalActionError
 from paiju.core.game import Action, Game, State
 
@@ -17,9 +17,11 @@ def play_game(game: Game, agents: Sequence[Agent], seed: int, rules: Any = None,
               state: State | None = None, on_action: ActionHook | None = None) -> State:
     """Play a game dealt from ``seed`` (or continue ``state``) to the end and return the final state.
 
-    Each agent sees only its own seat's observation. An agent that returns an action not in ``legal``
-    raises ``AgentError``: nothing is ever substituted silently. Every agent's ``begin`` is called at
-    the start of each deal (``State.deal_number``), its ``finish`` once at the end.
+    Each agent sees only its own seat's observation, except a ``PerfectInformationAgent`` (an analysis player,
+    asked for by name): it gets ``act_perfect`` with a copy of the full state, every hand included, so that an
+    evaluation of it measures the double-dummy upper bound, not a fair player. An agent that returns an action
+    not in ``legal`` raises ``AgentError``: nothing is ever substituted silently. Every agent's ``begin`` is
+    called at the start of each deal (``State.deal_number``), its ``finish`` once at the end.
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
@@ -35,7 +37,10 @@ def play_game(game: Game, agents: Sequence[Agent], seed: int, rules: Any = None,
         assert seat is not None
         agent = agents[seat]
         legal = state.legal_actions()
-        action = agent.act(state.observation(seat), legal)
+        if isinstance(agent, PerfectInformationAgent):
+            action = agent.act_perfect(state.clone(), legal)
+        else:
+            action = agent.act(state.observation(seat), legal)
         if on_action is not None:
             on_action(state, seat, action)
         try:

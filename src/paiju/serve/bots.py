@@ -2,7 +2,8 @@
 
 Every agent ``paiju.agents.agent_names`` lists for a game whose bare name makes an agent: not ``ext`` (an
 outside program: the server never starts programs named over the network), nor an agent whose networks must be
-named by a path. These calls block, so the server runs them in worker threads.
+named by a path; never a perfect-information analysis player (``make_bot`` refuses one whatever its name).
+These calls block, so the server runs them in worker threads.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import math
 from collections.abc import Sequence
 
 from paiju.agents import agent_names, make_agent
-from paiju.core.agent import Agent
+from paiju.core.agent import Agent, require_observing
 from paiju.core.errors import PaijuError
 from paiju.core.game import Action, Game, Observation
 from paiju.serve.protocol import Message
@@ -26,10 +27,11 @@ def offered_agents(game: str) -> list[str]:
 
 
 def make_bot(name: str, game: str, seed: int) -> Agent:
-    """The offered agent ``name`` for ``game``; ``PaijuError`` naming the offered ones otherwise."""
+    """The offered agent ``name`` for ``game``; ``PaijuError`` naming the offered ones otherwise, and for a
+    ``PerfectInformationAgent`` (it would see the hidden hands)."""
     if name not in offered_agents(game):
         raise PaijuError(f"unknown agent {name!r} for {game}; known: {', '.join(offered_agents(game))}")
-    return make_agent(name, game, seed)
+    return require_observing(make_agent(name, game, seed), "the arena")
 
 
 def explain_candidates(game: Game, agent_name: str, observation: Observation, legal: Sequence[Action],

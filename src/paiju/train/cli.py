@@ -1,4 +1,4 @@
-"""``paiju train dmc`` and ``paiju plot``: the training commands (wired into ``paiju.cli``)."""
+"""``paiju train dmc|scrofazero|distil|export`` and ``paiju plot``: the training commands (wired into ``paiju.cli``)."""
 
 from __future__ import annotations
 
@@ -86,6 +86,62 @@ def train_dmc(
     result = train(config, resume=resume is not None, console=console, tensorboard=tensorboard, command=command)
     console.print(f"trained {result.frames:,} frames in all ({result.seconds / 60:.1f} min, {result.games:,} games); "
                   f"{result.frames_per_second:,.0f} frames/s in this run. Networks: {folder / 'model.pt'}")
+
+
+@train_app.command("scrofazero")
+def train_scrofazero(
+    out: Annotated[Path | None, typer.Option(help="Folder of the run: checkpoint.pt, model.pt, logs.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder from its last checkpoint "
+                                                     "(its learning settings are kept).")] = None,
+    minutes: Annotated[float, typer.Option(help="Wall-clock minutes to train in this invocation (0: no bound).")]
+    = 10.0,
+    games: Annotated[int, typer.Option(help="Stop once this many games are played in all (0: no bound).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the run (initial weights, deals, searches).")] = 0,
+    init: Annotated[str, typer.Option(help="ScrofaNet model file to start from (e.g. the shipped "
+                                           "agents/scrofazero/weights/gongzhu.pt); default: fresh weights.")] = "",
+    actors: Annotated[int, typer.Option(help="Self-play actor processes.")] = 2,
+    backend: Annotated[str, typer.Option(help="local (processes here) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (from `ray start`); default: a local "
+                                                     "Ray instance.")] = None,
+    hidden: Annotated[str, typer.Option(help="ScrofaNet widths and residual blocks: W1,W2,W3,BLOCKS (the paper: "
+                                             "2048,2048,512,10).")] = "512,512,256,4",
+    batch_games: Annotated[int, typer.Option(help="Games per batch (the paper: 64).")] = 64,
+    replay: Annotated[int, typer.Option(help="Previous batches trained on again with each batch.")] = 2,
+    passes: Annotated[int, typer.Option(help="Passes over each batch and its replay.")] = 3,
+    learning_rate: Annotated[float, typer.Option(help="Adam learning rate.")] = 1e-4,
+    value_weight: Annotated[float, typer.Option(help="λ of the value RMSE in the loss.")] = 0.03,
+    warm_games: Annotated[int, typer.Option(help="Games of the teacher imitated before self-play (0: none).")] = 0,
+    teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "mr-greed",
+    learner_threads: Annotated[int, typer.Option(help="Torch threads of the learner.")] = 1,
+    checkpoint_minutes: Annotated[float, typer.Option(help="Minutes between checkpoints.")] = 5.0,
+    eval_minutes: Annotated[float, typer.Option(help="Minutes between evaluations (0: none).")] = 10.0,
+    eval_deals: Annotated[int, typer.Option(help="Duplicate deals per evaluation and opponent.")] = 64,
+    eval_against: Annotated[str, typer.Option(help="Opponents of the periodic evaluation.")] = "mr-greed",
+    tensorboard: Annotated[bool, typer.Option(help="Write TensorBoard events to DIR/tensorboard.")] = True,
+) -> None:
+    """ScrofaZero self-play: perfect-information MCTS improves the policy, ScrofaNet learns from the searches."""
+    from paiju.agents.scrofazero.model import ModelConfig
+    from paiju.train.scrofazero import ScrofaZeroConfig, train
+
+    if (out is None) == (resume is None):
+        raise typer.BadParameter("give exactly one of --out DIR (a new run) or --resume DIR")
+    sizes = _sizes(hidden)
+    if len(sizes) != 4:
+        raise typer.BadParameter(f"--hidden takes W1,W2,W3,BLOCKS, got {hidden!r}")
+    folder = out if out is not None else resume
+    assert folder is not None
+    config = ScrofaZeroConfig(
+        out=folder, seed=seed, minutes=minutes, games=games, actors=actors, backend=backend,  # type: ignore[arg-type]
+        address=address, model=ModelConfig(*sizes), init=init, batch_games=batch_games, replay_batches=replay,
+        passes=passes, learning_rate=learning_rate, value_weight=value_weight, warm_games=warm_games,
+        teacher=teacher, learner_threads=learner_threads, checkpoint_minutes=checkpoint_minutes,
+        eval_minutes=eval_minutes, eval_deals=eval_deals,
+        eval_opponents=tuple(name for name in eval_against.split(",") if name))
+    command = shlex.join(["paiju", *sys.argv[1:]])
+    result = train(config, resume=resume is not None, console=console, tensorboard=tensorboard, command=command)
+    console.print(f"played {result.games:,} games in all ({result.seconds / 60:.1f} min); "
+                  f"{result.games_per_hour:,.0f} games/hour in this run. Network: {folder / 'model.pt'} "
+                  f"(agent scrofazero:{folder / 'model.pt'})")
 
 
 @train_app.command("distil")

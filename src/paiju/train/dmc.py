@@ -135,8 +135,8 @@ def train(config: DMCConfig, resume: bool = False, console: Console | None = Non
                 if now - last_eval >= 60 * config.eval_minutes and not evaluator.busy:
                     snapshot = config.out / EVAL_MODEL_FILE
                     save_models(models, snapshot)
-                    evaluator.start(config.game, snapshot, config.eval_opponents, config.eval_deals, config.seed,
-                                    progress.seconds, progress.frames)
+                    evaluator.start(config.game, f"dmc:{snapshot}", config.eval_opponents, config.eval_deals,
+                                    config.seed, progress.seconds, progress.frames)
                     last_eval = now
         save_checkpoint(state)
     finally:

@@ -7,7 +7,10 @@ ready. Figures, with 95 % intervals over duplicate deals:
 - DouDizhu: research mode, role-swapped (each deck played with the model as landlord and as peasants):
   ``wp`` the win rate and ``adp`` the average difference in points (``paiju.eval.doudizhu``);
 - GuanDan: single rounds, each deal played as dealt and rotated: ``wp`` the round win rate of the model's
-  team and ``adp`` its mean round result in levels (``paiju.eval.guandan``).
+  team and ``adp`` its mean round result in levels (``paiju.eval.guandan``);
+- Gongzhu: two copies of the model against two of the opponent, each deal played as dealt and rotated
+  (``paiju.eval.gongzhu``): ``wp`` the share of games won, ``adp`` the mean points per game (against
+  ``mr-greed``: WPG, ScrofaZero §5.2, on fewer deals).
 """
 
 from __future__ import annotations
@@ -15,7 +18,6 @@ from __future__ import annotations
 import multiprocessing
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import asdict, dataclass
-from pathlib import Path
 
 from paiju.eval.stats import Estimate
 
@@ -36,6 +38,8 @@ class EvalRow:
     adp: float
     adp_low: float | None
     adp_high: float | None
+    games: int = 0
+    """Games played in training so far (0 where the run counts frames only)."""
 
     def to_json(self) -> dict[str, object]:
         return asdict(self)
@@ -44,28 +48,39 @@ class EvalRow:
         return f"vs {self.opponent}: WP {self.wp:.3f} ADP {self.adp:+.2f}"
 
 
-def _row(seconds: float, frames: int, opponent: str, deals: int, wp: Estimate, adp: Estimate) -> EvalRow:
-    return EvalRow(seconds, frames, opponent, deals, wp.value, wp.low, wp.high, adp.value, adp.low, adp.high)
+def _row(seconds: float, frames: int, opponent: str, deals: int, wp: Estimate, adp: Estimate,
+         games: int) -> EvalRow:
+    return EvalRow(seconds, frames, opponent, deals, wp.value, wp.low, wp.high, adp.value, adp.low, adp.high, games)
 
 
-def evaluate_model(game: str, model: Path, opponents: tuple[str, ...], deals: int, seed: int, seconds: float,
-                   frames: int) -> list[EvalRow]:
-    """The networks in ``model`` against each opponent, over ``deals`` duplicate deals."""
+def evaluate_model(game: str, agent: str, opponents: tuple[str, ...], deals: int, seed: int, seconds: float,
+                   frames: int, games: int = 0) -> list[EvalRow]:
+    """The agent named ``agent`` (e.g. ``dmc:DIR/eval-model.pt``) against each opponent, over ``deals``
+    duplicate deals."""
     rows = []
     for opponent in opponents:
-        if game == "doudizhu":
+        if game == "gongzhu":
+            from paiju.eval.gongzhu import GongzhuEvalConfig, evaluate_gongzhu
+            from paiju.eval.stats import duplicate_rate, mean_interval
+
+            outcomes = evaluate_gongzhu(GongzhuEvalConfig(agent, opponent, deals=deals, seed=seed),
+                                        progress=False).outcomes
+            won = duplicate_rate([[result > 0 for result in outcome.results] for outcome in outcomes])
+            points = mean_interval([outcome.per_game for outcome in outcomes])
+            rows.append(_row(seconds, frames, opponent, deals, won, points, games))
+        elif game == "doudizhu":
             from paiju.eval.doudizhu import DouDizhuEvalConfig, evaluate_doudizhu
 
-            report = evaluate_doudizhu(DouDizhuEvalConfig(f"dmc:{model}", opponent, decks=deals, seed=seed),
+            report = evaluate_doudizhu(DouDizhuEvalConfig(agent, opponent, decks=deals, seed=seed),
                                        progress=False)
             overall = report.agents["A"].overall
-            rows.append(_row(seconds, frames, opponent, deals, overall.wp, overall.adp))
+            rows.append(_row(seconds, frames, opponent, deals, overall.wp, overall.adp, games))
         else:
             from paiju.eval.guandan import GuanDanEvalConfig, evaluate_guandan
 
-            report = evaluate_guandan(GuanDanEvalConfig(f"dmc:{model}", opponent, deals=deals, seed=seed, rounds=1),
+            report = evaluate_guandan(GuanDanEvalConfig(agent, opponent, deals=deals, seed=seed, rounds=1),
                                       progress=False)
-            rows.append(_row(seconds, frames, opponent, deals, report.game_wins, report.round_result))
+            rows.append(_row(seconds, frames, opponent, deals, report.game_wins, report.round_result, games))
     return rows
 
 
@@ -80,9 +95,10 @@ class BackgroundEvaluator:
     def busy(self) -> bool:
         return self.pending is not None and not self.pending.done()
 
-    def start(self, game: str, model: Path, opponents: tuple[str, ...], deals: int, seed: int, seconds: float,
-              frames: int) -> None:
-        self.pending = self.executor.submit(evaluate_model, game, model, opponents, deals, seed, seconds, frames)
+    def start(self, game: str, agent: str, opponents: tuple[str, ...], deals: int, seed: int, seconds: float,
+              frames: int, games: int = 0) -> None:
+        self.pending = self.executor.submit(evaluate_model, game, agent, opponents, deals, seed, seconds, frames,
+                                            games)
 
     def finished(self, wait: bool = False) -> list[EvalRow]:
         """The rows of an evaluation that has finished (waiting for it with ``wait``), else nothing."""

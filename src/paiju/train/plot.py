@@ -1,7 +1,9 @@
 """``paiju plot DIR``: a PNG of a training run's learning curves (matplotlib, no display needed).
 
-Top row: each evaluation opponent's WP and ADP (with their 95 % intervals) against frames; bottom row: the
-same against wall-clock minutes of training, and the learner's loss per role against frames.
+Top row: each evaluation opponent's WP and ADP (with their 95 % intervals) against frames (DMC) or games
+(ScrofaZero, whose evaluation rows count games; its ADP is points per game, WPG against ``mr-greed``); bottom
+row: the same against wall-clock minutes of training, and the learner's training speed. Top right: the
+learner's losses (per role for DMC; policy KL and value RMSE for ScrofaZero).
 """
 
 from __future__ import annotations
@@ -36,8 +38,10 @@ def plot_run(folder: Path, out: Path | None = None) -> Path:
         raise PaijuError(f"{folder} has no {LOG_FILE} or {EVAL_FILE}: is it a training folder?")
     figure, axes = plt.subplots(2, 3, figsize=(15, 8), constrained_layout=True)
     opponents = sorted({row["opponent"] for row in evaluations})
+    by_games = bool(evaluations) and all(_number(row.get("games") or "") for row in evaluations)
+    x_axis = ("games", 1e3, "games (thousands)") if by_games else ("frames", 1e6, "frames (millions)")
     for column, metric in enumerate(("wp", "adp")):
-        for row_index, (x_key, scale, label) in enumerate((("frames", 1e6, "frames (millions)"),
+        for row_index, (x_key, scale, label) in enumerate((x_axis,
                                                            ("seconds", 60.0, "training time (minutes)"))):
             axis = axes[row_index][column]
             for opponent in opponents:
@@ -63,7 +67,8 @@ def plot_run(folder: Path, out: Path | None = None) -> Path:
         points = [(x, y) for x, y in points if y is not None]
         loss_axis.plot([x for x, _ in points], [y for _, y in points], label=role)
     loss_axis.set_xlabel("frames (millions)")
-    loss_axis.set_ylabel("MSE loss")
+    loss_axis.set_ylabel("loss")
+    loss_axis.set_yscale("log")
     loss_axis.set_title("learner loss")
     loss_axis.grid(alpha=0.3)
     if roles:
@@ -74,7 +79,7 @@ def plot_run(folder: Path, out: Path | None = None) -> Path:
     speed.set_ylabel("frames per second")
     speed.set_title("training speed")
     speed.grid(alpha=0.3)
-    figure.suptitle(f"DMC training: {folder.name}")
+    figure.suptitle(f"training: {folder.name}")
     target = out or folder / "curve.png"
     figure.savefig(target, dpi=90)
     plt.close(figure)

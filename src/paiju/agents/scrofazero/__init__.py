@@ -12,4 +12,8 @@ highest weighted Q (§5.3–§5.4).
 - ``scenarios``: uniform and stratified scenario sampling and IEC weights (§5.3–§5.4).
 - ``evaluator``: the network as the search's evaluator and as IEC's policy (§8.6, §5.4, §8.13).
 - ``agent``: ``ScrofaZeroAgent``, weighted Q over searched scenarios; the ``scrofazero`` agent names (§5.3–§5.4).
+- ``perfect``: ``PerfectScrofaZero`` (``scrofazero:perfect``), the double-dummy analysis player: one search of the
+  full state; an upper bound for evaluations, never seated in the arena.
+
+Training is ``paiju.train.scrofazero`` (``paiju train scrofazero``).
 """

@@ -20,7 +20,9 @@ give the same decision, and the true deal never enters it.
 
 Agent names (``paiju.agents``): ``scrofazero:PATH`` or ``scrofazero:path=MODEL,sampler=iec|ss|uniform,
 scenarios=N,simulations=N,beta=X``; the bare name plays the network shipped as ``weights/gongzhu.pt`` — none
-ships yet. This module imports torch only when an agent is made.
+ships yet. ``perfect`` as the first item (``scrofazero:perfect``, ``scrofazero:perfect,path=MODEL,simulations=N``)
+names the double-dummy analysis player ``perfect.PerfectScrofaZero`` instead, which sees every hand (a model file
+named ``perfect`` is ``path=perfect``). This module imports torch only when an agent is made.
 """
 
 from __future__ import annotations
@@ -48,6 +50,10 @@ if TYPE_CHECKING:
 
 SAMPLERS = ("iec", "ss", "uniform")
 OPTIONS = ("path", "sampler", "scenarios", "simulations", "beta")
+PERFECT = "perfect"
+"""The first comma item that names the double-dummy analysis player (the module docstring)."""
+PERFECT_OPTIONS = ("path", "simulations")
+"""The options of ``scrofazero:perfect``: it searches the true deal, so it has no scenarios to draw or weigh."""
 SHIPPED_MODEL = Path(__file__).parent / "weights" / "gongzhu.pt"
 """The network the bare name ``scrofazero`` plays, where the package ships one."""
 
@@ -147,6 +153,35 @@ def parse_argument(argument: str) -> tuple[str, ScrofaZeroOptions]:
     return path, ScrofaZeroOptions(**given)
 
 
+def is_perfect(argument: str) -> bool:
+    """Whether ``argument`` names the double-dummy player: ``perfect`` is its first comma item."""
+    return argument.split(",")[0].strip() == PERFECT
+
+
+def parse_perfect_argument(argument: str) -> tuple[str, int | None]:
+    """``perfect`` then ``key=value`` pairs (``PERFECT_OPTIONS``) separated by commas: the model path ("" when not
+    given) and the simulations (None: ``mcts.evaluation_simulations``)."""
+    if not is_perfect(argument):
+        raise PaijuError(f"scrofazero:perfect arguments start with {PERFECT!r}, got {argument!r}")
+    path, simulations = "", None
+    for item in filter(None, (item.strip() for item in argument.split(",")[1:])):
+        key, equals, text = (part.strip() for part in item.partition("="))
+        if equals and key in OPTIONS and key not in PERFECT_OPTIONS:
+            raise PaijuError(f"scrofazero:perfect takes no {key}= option: it searches the true deal, with no "
+                             f"scenarios to sample or weigh; its options are "
+                             f"{', '.join(k + '=...' for k in PERFECT_OPTIONS)}")
+        if not equals or key not in PERFECT_OPTIONS:
+            raise PaijuError(f"scrofazero:perfect option {item!r} is not one of "
+                             f"{', '.join(k + '=...' for k in PERFECT_OPTIONS)}")
+        if key == "path":
+            path = text
+        else:
+            simulations = int(_number(key, text))
+            if simulations < 1:
+                raise PaijuError(f"scrofazero:perfect simulations must be a whole number >= 1, got {simulations}")
+    return path, simulations
+
+
 def _number(key: str, text: str) -> int | float:
     try:
         return float(text) if key == "beta" else int(text)
@@ -155,16 +190,27 @@ def _number(key: str, text: str) -> int | float:
         raise PaijuError(f"scrofazero option {key} must be {kind}, got {text!r}") from None
 
 
-def make_scrofazero_agent(argument: str, seed: int) -> ScrofaZeroAgent:
-    """The ``scrofazero`` agent factory for ``paiju.agents.register_agent``."""
+def make_scrofazero_agent(argument: str, seed: int) -> Agent:
+    """The ``scrofazero`` agent factory for ``paiju.agents.register_agent``: a ``ScrofaZeroAgent``, or with
+    ``perfect`` first a ``perfect.PerfectScrofaZero``."""
     from paiju.agents.scrofazero.model import load
 
+    if is_perfect(argument):
+        from paiju.agents.scrofazero.perfect import PerfectScrofaZero
+
+        path, simulations = parse_perfect_argument(argument)
+        _check_model(path, "scrofazero:perfect,path=MODEL")
+        return PerfectScrofaZero(load(path or SHIPPED_MODEL), seed, simulations)
     path, options = parse_argument(argument)
-    if not path and not SHIPPED_MODEL.is_file():
-        raise PaijuError(f"scrofazero needs a model: no ScrofaNet ships at {SHIPPED_MODEL}; "
-                         f"name one with scrofazero:path=MODEL (a file written by model.save)")
+    _check_model(path, "scrofazero:path=MODEL")
     return ScrofaZeroAgent(load(path or SHIPPED_MODEL), seed, options)
 
 
-__all__ = ["OPTIONS", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent", "ScrofaZeroOptions", "make_scrofazero_agent",
-           "parse_argument"]
+def _check_model(path: str, name_one: str) -> None:
+    if not path and not SHIPPED_MODEL.is_file():
+        raise PaijuError(f"scrofazero needs a model: no ScrofaNet ships at {SHIPPED_MODEL}; "
+                         f"name one with {name_one} (a file written by model.save)")
+
+
+__all__ = ["OPTIONS", "PERFECT", "PERFECT_OPTIONS", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent", "ScrofaZeroOptions",
+           "is_perfect", "make_scrofazero_agent", "parse_argument", "parse_perfect_argument"]

@@ -1,0 +1,111 @@
+"""ScrofaZero's costs, measured and printed: ``python benchmarks/scrofazero.py [--agent NAME] [--games N]
+[--train-minutes M] [--repeats R] [--json]``.
+
+- **Decision time** of the play-time agent (default ``scrofazero``: the shipped network, SS + IEC, 30 scenarios,
+  10 + 2 × legal cards simulations each) on one core (torch and BLAS on one thread): every decision of two
+  copies of it at seats 0 and 2 against two ``mr-greed`` in ``--games`` games dealt from seeds 0, 1, ...; the
+  clock covers ``agent.act(observation, legal)`` alone. Decisions with one legal card are answered without a
+  search; they are reported apart, and the median, 90th and 99th percentiles and maximum cover the others.
+- **Self-play games per hour** on 2 cores: ``paiju.train.scrofazero.train`` with its defaults (2 actor
+  processes and one learner, 64 games a batch, the paper's training search counts, Adam over the batch and two
+  replayed ones, 3 passes), started from the network of ``--init`` (default the shipped one) so that the games
+  are those of a trained player, for ``--train-minutes`` each run, no evaluation, no TensorBoard. The figure is
+  the trainer's own: games played in the run divided by its wall time. The median of ``--repeats`` runs.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
+
+import torch
+
+import paiju
+from common import machine
+from paiju.agents.scrofazero.agent import SHIPPED_MODEL
+
+
+def decision_times(agent_name: str, games: int) -> dict[str, float | int]:
+    """Seconds per decision of ``agent_name`` (two copies) against two ``mr-greed`` (the module docstring)."""
+    torch.set_num_threads(1)
+    game = paiju.load_game("gongzhu")
+    searched: list[float] = []
+    forced = 0
+    for number in range(games):
+        agents = [paiju.make_agent(agent_name if seat % 2 == 0 else "mr-greed", "gongzhu", seed=number * 4 + seat)
+                  for seat in range(4)]
+        state = game.new_state(number)
+        while not state.is_terminal():
+            seat = state.current_player
+            legal = state.legal_actions()
+            observation = state.observation(seat)
+            if seat % 2 == 0:
+                start = time.perf_counter()
+                action = agents[seat].act(observation, legal)
+                elapsed = time.perf_counter() - start
+                if len(legal) > 1:
+                    searched.append(elapsed)
+                else:
+                    forced += 1
+            else:
+                action = agents[seat].act(observation, legal)
+            state.apply(action)
+    searched.sort()
+
+    def percentile(share: float) -> float:
+        return searched[min(len(searched) - 1, int(share * len(searched)))]
+
+    return {"decisions": len(searched), "forced": forced, "median_s": statistics.median(searched),
+            "p90_s": percentile(0.90), "p99_s": percentile(0.99), "max_s": searched[-1],
+            "mean_s": statistics.fmean(searched)}
+
+
+def games_per_hour(init: Path, minutes: float) -> float:
+    """The trainer's self-play games per hour in one run of ``minutes`` from ``init`` (the module docstring)."""
+    from paiju.train.scrofazero import ScrofaZeroConfig, train
+
+    with tempfile.TemporaryDirectory() as folder:
+        config = ScrofaZeroConfig(out=Path(folder), init=str(init), minutes=minutes, eval_minutes=0)
+        return train(config, tensorboard=False).games_per_hour
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--agent", default="scrofazero", help="the play-time agent timed")
+    parser.add_argument("--games", type=int, default=20, help="games of decisions timed")
+    parser.add_argument("--init", type=Path, default=SHIPPED_MODEL, help="network the training runs start from")
+    parser.add_argument("--train-minutes", type=float, default=2.0, help="minutes of each training run (0: none)")
+    parser.add_argument("--repeats", type=int, default=3, help="training runs; the median is reported")
+    parser.add_argument("--json", action="store_true", help="print the results as JSON")
+    arguments = parser.parse_args()
+    results: dict[str, object] = {"machine": machine(), "agent": arguments.agent, "games": arguments.games}
+    results["decisions"] = times = decision_times(arguments.agent, arguments.games)
+    if arguments.train_minutes > 0:
+        runs = [games_per_hour(arguments.init, arguments.train_minutes) for _ in range(arguments.repeats)]
+        results["selfplay_games_per_hour"] = {"median": statistics.median(runs), "runs": runs,
+                                              "minutes_each": arguments.train_minutes}
+    if arguments.json:
+        print(json.dumps(results, indent=2))
+        return
+    print(f"{arguments.agent}: {times['decisions']} searched decisions ({times['forced']} forced ones not timed) "
+          f"in {arguments.games} games against mr-greed, one core")
+    print(f"  median {times['median_s'] * 1e3:.1f} ms, p90 {times['p90_s'] * 1e3:.1f} ms, "
+          f"p99 {times['p99_s'] * 1e3:.1f} ms, max {times['max_s'] * 1e3:.1f} ms, mean {times['mean_s'] * 1e3:.1f} ms")
+    if "selfplay_games_per_hour" in results:
+        found = results["selfplay_games_per_hour"]
+        assert isinstance(found, dict)
+        print(f"self-play: {found['median']:,.0f} games/hour on 2 actors + learner (median of "
+              f"{len(found['runs'])} runs of {arguments.train_minutes} min: "
+              f"{', '.join(f'{r:,.0f}' for r in found['runs'])})")
+
+
+if __name__ == "__main__":
+    main()
