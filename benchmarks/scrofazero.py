@@ -11,6 +11,11 @@
   replayed ones, 3 passes), started from the network of ``--init`` (default the shipped one) so that the games
   are those of a trained player, for ``--train-minutes`` each run, no evaluation, no TensorBoard. The figure is
   the trainer's own: games played in the run divided by its wall time. The median of ``--repeats`` runs.
+- **Value discrimination** (``--values N``): at N mid-game positions of ``mr-greed`` games (deal ``500 + i``, a
+  seeded number of moves in), every legal card's value for the seat to move by the network (the child
+  position's value) and by the mean of ``--rollouts`` ``mr-greed`` games from it (``mcts.RolloutEvaluator``);
+  reported: the mean over positions of the correlation between the two across the cards, and the mean regret
+  (rollout value of the network's best card minus the best rollout value). Diagnoses the search's leaf values.
 """
 
 from __future__ import annotations
@@ -68,6 +73,46 @@ def decision_times(agent_name: str, games: int) -> dict[str, float | int]:
             "mean_s": statistics.fmean(searched)}
 
 
+def value_discrimination(model: Path, positions: int, rollouts: int) -> dict[str, float | int]:
+    """The network's card values against ``rollouts``-game means (the module docstring)."""
+    import random
+
+    import numpy as np
+
+    from paiju.agents.scrofazero import mcts
+    from paiju.agents.scrofazero.evaluator import NetworkEvaluator
+    from paiju.agents.scrofazero.model import load
+
+    torch.set_num_threads(1)
+    network = NetworkEvaluator(load(model))
+    game = paiju.load_game("gongzhu")
+    greed = [paiju.make_agent("mr-greed", "gongzhu", seed=seat) for seat in range(4)]
+    rng = random.Random(0)
+    correlations, regrets = [], []
+    for number in range(positions):
+        state = game.new_state(500 + number)
+        for _ in range(rng.randrange(4, 40)):
+            state.apply(greed[state.to_move].act(state.observation(state.to_move), state.legal_actions()))
+        cards = [card for card in range(52) if state.legal_mask() >> card & 1]
+        if len(cards) < 3:
+            continue
+        by_network, by_rollouts = [], []
+        for card in cards:
+            child = state.clone()
+            child.play(card)
+            sign = 1 if (child.to_move - state.to_move) % 2 == 0 else -1
+            by_network.append(sign * network.evaluate([child])[1][0])
+            games = [mcts.RolloutEvaluator(lambda seed: paiju.make_agent("mr-greed", "gongzhu", seed), k).rollout(child)
+                     for k in range(rollouts)]
+            by_rollouts.append(sign * float(np.mean(games)))
+        net, rolled = np.array(by_network), np.array(by_rollouts)
+        if net.std() > 0 and rolled.std() > 0:
+            correlations.append(float(np.corrcoef(net, rolled)[0, 1]))
+        regrets.append(float(rolled[np.argmax(net)] - rolled.max()))
+    return {"positions": len(regrets), "rollouts": rollouts, "mean_correlation": float(np.mean(correlations)),
+            "mean_regret": float(np.mean(regrets))}
+
+
 def games_per_hour(init: Path, minutes: float) -> float:
     """The trainer's self-play games per hour in one run of ``minutes`` from ``init`` (the module docstring)."""
     from paiju.train.scrofazero import ScrofaZeroConfig, train
@@ -84,9 +129,15 @@ def main() -> None:
     parser.add_argument("--init", type=Path, default=SHIPPED_MODEL, help="network the training runs start from")
     parser.add_argument("--train-minutes", type=float, default=2.0, help="minutes of each training run (0: none)")
     parser.add_argument("--repeats", type=int, default=3, help="training runs; the median is reported")
+    parser.add_argument("--values", type=int, default=0, help="positions of the value diagnosis (0: none)")
+    parser.add_argument("--rollouts", type=int, default=48, help="rollouts per card in the value diagnosis")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     arguments = parser.parse_args()
     results: dict[str, object] = {"machine": machine(), "agent": arguments.agent, "games": arguments.games}
+    if arguments.values:
+        results["values"] = values = value_discrimination(arguments.init, arguments.values, arguments.rollouts)
+        print(f"values of {values['positions']} positions' cards: correlation with {arguments.rollouts}-rollout "
+              f"means {values['mean_correlation']:+.2f}, regret {values['mean_regret']:+.1f} points")
     results["decisions"] = times = decision_times(arguments.agent, arguments.games)
     if arguments.train_minutes > 0:
         runs = [games_per_hour(arguments.init, arguments.train_minutes) for _ in range(arguments.repeats)]

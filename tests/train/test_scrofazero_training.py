@@ -158,3 +158,24 @@ def test_the_command_line_trains_a_model_the_agent_plays(tmp_path: Path) -> None
     agent = make_agent(f"scrofazero:path={folder / MODEL_FILE},scenarios=2,simulations=2", "gongzhu", 0)
     state = Gongzhu().new_state(1)
     assert agent.act(state.observation(0), state.legal_actions()) in state.legal_actions()
+
+
+def test_sigterm_checkpoints_and_stops_then_resume_goes_on(tmp_path: Path) -> None:
+    import subprocess
+    import sys
+    import time
+
+    folder = tmp_path / "run"
+    command = [sys.executable, "-m", "paiju.cli", "train", "scrofazero", "--out", str(folder), "--minutes", "5",
+               "--hidden", "8,8,8,1", "--batch-games", "2", "--actors", "1", "--checkpoint-minutes", "60",
+               "--eval-minutes", "0", "--no-tensorboard"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and not (folder / "log.csv").exists():
+        time.sleep(0.2)
+    process.terminate()
+    assert process.wait(timeout=60) == 0, process.stderr.read() if process.stderr else ""
+    saved = load_checkpoint(folder)
+    assert saved.progress.games > 0, "the stop wrote a checkpoint although the next was an hour away"
+    train(tiny(folder, games=saved.progress.games + 2), resume=True, tensorboard=False)
+    assert load_checkpoint(folder).progress.games == saved.progress.games + 2

@@ -16,13 +16,16 @@ network imitates its cards and learns the values of its games before searching f
 Batch ``k`` is split over the actors in a fixed way (actor ``w`` plays chunk ``k · actors + w``) and is played
 with the weights of the moment batch ``k − 1`` was handed out — the actors play the next batch while the learner
 trains on this one — so a run is reproducible from its seed whatever the machine's timing (same actors count,
-same torch threads). ``DIR/checkpoint.pt`` (atomic) holds everything to ``--resume``, ``DIR/model.pt`` the
-network alone (the agent ``scrofazero:DIR/model.pt``); logs, TensorBoard and background evaluation against
-``mr-greed`` are the shared runtime's (``paiju.train.logs``, ``paiju.train.evaluation``).
+same torch threads). Ctrl-C or SIGTERM lets the batch in hand finish, checkpoints and stops (``kill -9`` loses
+the work since the last checkpoint). ``DIR/checkpoint.pt`` (atomic) holds everything to ``--resume``,
+``DIR/model.pt`` the network alone (the agent ``scrofazero:DIR/model.pt``); logs, TensorBoard and background
+evaluation against ``mr-greed`` are the shared runtime's (``paiju.train.logs``, ``paiju.train.evaluation``).
 """
 
 from __future__ import annotations
 
+import signal
+import threading
 import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
@@ -253,13 +256,16 @@ def train(config: ScrofaZeroConfig, resume: bool = False, console: Console | Non
         over_time = config.minutes > 0 and time.monotonic() - started >= 60 * config.minutes
         return over_time or (config.games > 0 and progress.games >= config.games)
 
+    stop = threading.Event()  # Ctrl-C / SIGTERM: finish the batch in hand, checkpoint, stop
+    previous = {signum: signal.signal(signum, lambda *_: stop.set()) for signum in (signal.SIGINT, signal.SIGTERM)}
+
     def hand_out(batch: int, weights: dict[str, np.ndarray]) -> None:
         for worker, (chunk, games, teacher) in enumerate(share(config, batch)):
             pool.submit(worker, chunk, games, weights, teacher)
 
     try:
         hand_out(progress.batches, weights_of(state.network))
-        while not out_of_budget():
+        while not out_of_budget() and not stop.is_set():
             chunks: list[GamesChunk] = [pool.result(worker) for worker in range(config.actors)]
             hand_out(progress.batches + 1, weights_of(state.network))
             batch = Positions.concat([chunk.positions for chunk in chunks])
@@ -290,6 +296,8 @@ def train(config: ScrofaZeroConfig, resume: bool = False, console: Console | Non
                     last_eval = now
         save_checkpoint(state)
     finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
         pool.close()
         if evaluator is not None:
             evaluator.close()

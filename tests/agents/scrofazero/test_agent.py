@@ -98,17 +98,35 @@ def test_a_whole_game_of_four_agents_finishes(model_file):
 
 
 def test_agent_names_and_options(model_file):
-    assert "scrofazero" in agent_names("gongzhu") and "scrofazero" not in agent_names("gongzhu", bare=True)
+    assert "scrofazero" in agent_names("gongzhu")
     assert isinstance(make_agent(f"scrofazero:{model_file}", "gongzhu"), ScrofaZeroAgent)
     assert parse_argument("path=m.pt,sampler=ss,scenarios=8,simulations=12,beta=0.02") == (
         "m.pt", ScrofaZeroOptions(sampler="ss", scenarios=8, simulations=12, beta=0.02))
     assert parse_argument("m.pt") == ("m.pt", ScrofaZeroOptions())
+    assert parse_argument("uniform") == ("", ScrofaZeroOptions(sampler="uniform"))
+    assert parse_argument("ss,m.pt,scenarios=4") == ("m.pt", ScrofaZeroOptions(sampler="ss", scenarios=4))
+    assert parse_argument("path=ss") == ("ss", ScrofaZeroOptions())
+    agent = make_agent(f"scrofazero:uniform,path={model_file}", "gongzhu")
+    assert isinstance(agent, ScrofaZeroAgent) and agent.options.sampler == "uniform"
+
+
+def test_the_bare_names_play_the_shipped_network_or_say_none_ships(model_file, tmp_path, monkeypatch):
+    from paiju.agents.scrofazero import agent as scrofazero_agent
+
+    monkeypatch.setattr(scrofazero_agent, "SHIPPED_MODEL", tmp_path / "missing.pt")
+    for spec in ("scrofazero", "scrofazero:sampler=iec", "scrofazero:ss"):
+        with pytest.raises(PaijuError, match="needs a model"):
+            make_agent(spec, "gongzhu")
+    monkeypatch.setattr(scrofazero_agent, "SHIPPED_MODEL", model_file)
+    assert make_agent("scrofazero:ss", "gongzhu").options.sampler == "ss"
+    assert make_agent("scrofazero", "gongzhu").options == ScrofaZeroOptions()
 
 
 @pytest.mark.parametrize(("spec", "message"), [
-    ("scrofazero", "needs a model"),
-    ("scrofazero:sampler=iec", "needs a model"),
     ("scrofazero:path=/no/such.pt", "no ScrofaNet model file"),
+    ("scrofazero:ss,uniform", "sampler is given twice"),
+    ("scrofazero:path=m.pt,leaf=oracle", "leaf must be one of network, rollout"),
+    ("scrofazero:path=m.pt,scenarios=-1", "scenarios must be a whole number >= 1"),
     ("scrofazero:path=m.pt,sampler=greedy", "sampler must be one of"),
     ("scrofazero:path=m.pt,scenarios=0", "scenarios must be a whole number"),
     ("scrofazero:path=m.pt,simulations=x", "simulations must be a whole number"),
@@ -168,3 +186,11 @@ def test_network_policy_is_logits_in_points_without_the_other_hands(model):
     with torch.inference_mode():
         logits, _ = model(torch.from_numpy(encode_batch([state], average_others=True)))
     np.testing.assert_allclose(values[0], logits[0].double().numpy() / POLICY_SHARPNESS, rtol=1e-5, atol=1e-6)
+
+
+def test_rollout_leaves_are_an_option(model):
+    agent = ScrofaZeroAgent(model, seed=2, options=ScrofaZeroOptions(scenarios=2, simulations=3, leaf="rollout"))
+    state = Gongzhu().new_state(4)
+    legal = state.legal_actions()
+    assert agent.act(state.observation(0), legal) in legal
+    assert parse_argument("leaf=rollout")[1].leaf == "rollout"

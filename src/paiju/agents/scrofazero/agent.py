@@ -18,11 +18,14 @@ many simulations as there are legal cards, so that every card is tried in every 
 over all of them. Everything random comes from the agent's ``seed``: the same seed, observation and legal cards
 give the same decision, and the true deal never enters it.
 
-Agent names (``paiju.agents``): ``scrofazero:PATH`` or ``scrofazero:path=MODEL,sampler=iec|ss|uniform,
-scenarios=N,simulations=N,beta=X``; the bare name plays the network shipped as ``weights/gongzhu.pt`` — none
-ships yet. ``perfect`` as the first item (``scrofazero:perfect``, ``scrofazero:perfect,path=MODEL,simulations=N``)
-names the double-dummy analysis player ``perfect.PerfectScrofaZero`` instead, which sees every hand (a model file
-named ``perfect`` is ``path=perfect``). This module imports torch only when an agent is made.
+Agent names (``paiju.agents``): comma-separated items after ``scrofazero:`` — a sampler (``scrofazero:uniform``,
+``scrofazero:ss``; ``iec`` is the default), a model file (``scrofazero:PATH``) and options
+``path=MODEL,sampler=iec|ss|uniform,scenarios=N,simulations=N,beta=X,leaf=network|rollout``; the bare name
+``scrofazero`` plays the network shipped as ``weights/gongzhu.pt`` with SS + IEC (a model file named like a
+sampler is ``path=ss``). ``perfect`` as the first item (``scrofazero:perfect``,
+``scrofazero:perfect,path=MODEL,simulations=N``) names the double-dummy analysis player
+``perfect.PerfectScrofaZero`` instead, which sees every hand (a model file named ``perfect`` is ``path=perfect``).
+This module imports torch only when an agent is made.
 """
 
 from __future__ import annotations
@@ -49,7 +52,8 @@ if TYPE_CHECKING:
     from paiju.agents.scrofazero.model import ScrofaNet
 
 SAMPLERS = ("iec", "ss", "uniform")
-OPTIONS = ("path", "sampler", "scenarios", "simulations", "beta")
+OPTIONS = ("path", "sampler", "scenarios", "simulations", "beta", "leaf")
+LEAVES = ("network", "rollout")
 PERFECT = "perfect"
 """The first comma item that names the double-dummy analysis player (the module docstring)."""
 PERFECT_OPTIONS = ("path", "simulations")
@@ -70,8 +74,13 @@ class ScrofaZeroOptions:
     """Simulations per search; None: ``mcts.evaluation_simulations`` (10 + 2 × legal cards)."""
     beta: float = IEC_BETA
     """IEC's β per score point (eq. 12); used by ``iec`` only."""
+    leaf: str = "network"
+    """What values the searches' leaves: ``network`` (ScrofaZero) or ``rollout`` (one ``mr-greed`` game to the
+    end, ``mcts.RolloutEvaluator``: a yardstick for the network's values, not the paper's player)."""
 
     def __post_init__(self) -> None:
+        if self.leaf not in LEAVES:
+            raise PaijuError(f"scrofazero leaf must be one of {', '.join(LEAVES)}, got {self.leaf!r}")
         if self.sampler not in SAMPLERS:
             raise PaijuError(f"scrofazero sampler must be one of {', '.join(SAMPLERS)}, got {self.sampler!r}")
         for name, value in (("scenarios", self.scenarios), ("simulations", self.simulations or 1)):
@@ -90,7 +99,11 @@ class ScrofaZeroAgent(Agent):
         from paiju.agents.scrofazero.evaluator import NetworkEvaluator, network_policy
 
         self.options = options or ScrofaZeroOptions()
-        self.evaluator = NetworkEvaluator(model)
+        self.evaluator: mcts.Evaluator = NetworkEvaluator(model)
+        if self.options.leaf == "rollout":
+            from paiju.agents import make_agent
+
+            self.evaluator = mcts.RolloutEvaluator(lambda seed: make_agent("mr-greed", "gongzhu", seed), seed)
         self.policy = network_policy(model)
         self.rng = random.Random(seed)
 
@@ -134,19 +147,21 @@ class ScrofaZeroAgent(Agent):
 
 
 def parse_argument(argument: str) -> tuple[str, ScrofaZeroOptions]:
-    """``PATH`` or ``key=value`` pairs (``OPTIONS``) separated by commas: the model path ("" when not given) and
-    the options."""
-    if "=" not in argument:
-        return argument, ScrofaZeroOptions()
+    """Comma-separated items: a sampler's name (``iec``, ``ss``, ``uniform``), a model path, or ``key=value``
+    pairs (``OPTIONS``). The model path ("" when not given) and the options."""
     path = ""
     given: dict[str, Any] = {}
-    for item in filter(None, argument.split(",")):
+    for item in filter(None, (item.strip() for item in argument.split(","))):
         key, equals, text = (part.strip() for part in item.partition("="))
-        if not equals or key not in OPTIONS:
+        if not equals:
+            key, text = ("sampler", item) if item in SAMPLERS else ("path", item)
+        elif key not in OPTIONS:
             raise PaijuError(f"scrofazero option {item!r} is not one of {', '.join(k + '=...' for k in OPTIONS)}")
+        if key in given or (key == "path" and path):
+            raise PaijuError(f"scrofazero {key} is given twice in {argument!r}")
         if key == "path":
             path = text
-        elif key == "sampler":
+        elif key in ("sampler", "leaf"):
             given[key] = text
         else:
             given[key] = _number(key, text)
@@ -212,5 +227,5 @@ def _check_model(path: str, name_one: str) -> None:
                          f"name one with {name_one} (a file written by model.save)")
 
 
-__all__ = ["OPTIONS", "PERFECT", "PERFECT_OPTIONS", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent", "ScrofaZeroOptions",
-           "is_perfect", "make_scrofazero_agent", "parse_argument", "parse_perfect_argument"]
+__all__ = ["LEAVES", "OPTIONS", "PERFECT", "PERFECT_OPTIONS", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent",
+           "ScrofaZeroOptions", "is_perfect", "make_scrofazero_agent", "parse_argument", "parse_perfect_argument"]
