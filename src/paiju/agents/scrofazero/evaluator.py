@@ -32,6 +32,7 @@ class NetworkEvaluator:
     """``evaluate(states) -> (priors [n, 52], values [n])`` by ``model`` (put in eval mode), float64 arrays."""
 
     def __init__(self, model: ScrofaNet) -> None:
+        torch.set_num_threads(1)  # small forward passes: more threads only contend (evaluations use a process a core)
         self.model = model.eval()
 
     def evaluate(self, states: Sequence[GongzhuState]) -> tuple[np.ndarray, np.ndarray]:
