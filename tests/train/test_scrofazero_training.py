@@ -179,3 +179,11 @@ def test_sigterm_checkpoints_and_stops_then_resume_goes_on(tmp_path: Path) -> No
     assert saved.progress.games > 0, "the stop wrote a checkpoint although the next was an hour away"
     train(tiny(folder, games=saved.progress.games + 2), resume=True, tensorboard=False)
     assert load_checkpoint(folder).progress.games == saved.progress.games + 2
+
+
+def test_the_background_evaluation_plays_gongzhu_by_agent_name(tmp_path: Path) -> None:
+    from paiju.train.evaluation import evaluate_model
+
+    rows = evaluate_model("gongzhu", "mr-greed", ("random",), deals=3, seed=1, seconds=5.0, frames=10, games=7)
+    assert [row.opponent for row in rows] == ["random"] and rows[0].games == 7 and rows[0].deals == 3
+    assert 0.0 <= rows[0].wp <= 1.0 and rows[0].adp > 0, "mr-greed beats random"
