@@ -1,5 +1,5 @@
-"""Per-decision latency of the ``dmc`` agent, with ``rules`` for context, measured and printed:
-``python benchmarks/inference.py --game GAME --decisions N [--json]``.
+"""Per-decision latency of the ``dmc`` agent (and, for DouDizhu, ``perfectdou``), with ``rules`` for context,
+measured and printed: ``python benchmarks/inference.py --game GAME --decisions N [--json]``.
 
 - Positions: the first ``--decisions`` decisions that a DMC network makes and that have more than one legal
   action. Bids, tribute and forced moves are excluded. They come from games between ``rules`` players, game
@@ -9,7 +9,10 @@
   Untrained weights take the same arithmetic per decision as trained ones of the same sizes.
 - Timed, on every position in turn: ``dmc``, the agent's ``act(observation, legal)`` (``make_agent("dmc:PATH")``:
   features of every legal action, one forward pass, argmax); ``dmc-encoding``, the features alone
-  (``DMCAdapter.encode``); ``rules``, the heuristic player's ``act``. Each call is timed with
+  (``DMCAdapter.encode``); ``rules``, the heuristic player's ``act``. DouDizhu also times ``perfectdou`` (the
+  shipped networks, else fresh ones of ``paiju.agents.perfectdou.model.ModelConfig()``: grouping the legal plays
+  into abstract actions, decoding kickers, features, one forward pass) and ``perfectdou-encoding`` (grouping and
+  features alone, ``paiju.agents.perfectdou.features.decision``). Each call is timed with
   ``time.perf_counter_ns`` after 20 untimed decisions. Torch runs on one thread (``DMCAgent`` sets it), as it
   does in play and in self-play.
 
@@ -42,6 +45,11 @@ from paiju.agents.dmc import models_at
 from paiju.agents.dmc.adapters import adapter_for
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels, save_models, shipped_model_path
+from paiju.agents.perfectdou import SHIPPED_MODEL as PERFECTDOU_MODEL
+from paiju.agents.perfectdou.features import decision
+from paiju.agents.perfectdou.model import ModelConfig as PerfectDouConfig
+from paiju.agents.perfectdou.model import PerfectDouModels
+from paiju.agents.perfectdou.model import save_models as save_perfectdou
 from paiju.core.game import State
 from paiju.core.match import play_game
 
@@ -91,6 +99,15 @@ def dmc_agent_name(game: str, folder: Path) -> tuple[str, str]:
     return f"dmc:{path}", "fresh (untrained) networks of ModelConfig() sizes"
 
 
+def perfectdou_agent_name(folder: Path) -> tuple[str, str]:
+    """The ``perfectdou`` agent to time and where its networks come from."""
+    if PERFECTDOU_MODEL.is_file():
+        return "perfectdou", f"shipped ({PERFECTDOU_MODEL.name})"
+    path = folder / "perfectdou.pt"
+    save_perfectdou(PerfectDouModels.fresh(PerfectDouConfig(), seed=0), path)
+    return f"perfectdou:{path}", "fresh (untrained) networks of ModelConfig() sizes"
+
+
 def latencies(timed: dict[str, Timed], found: list[Position]) -> dict[str, list[float]]:
     """Seconds per call of each entry of ``timed`` on every position, entries interleaved position by position."""
     for position in found[:WARMUP_DECISIONS]:
@@ -126,8 +143,15 @@ def measure(game: str, decisions: int, seed: int, progress: Callable[[str], None
             "dmc-encoding": lambda position: adapter.encode(position.observation, position.legal),
             "rules": lambda position: rules.act(position.observation, position.legal),
         }
+        perfectdou_source = None
+        if game == "doudizhu":
+            perfectdou_name, perfectdou_source = perfectdou_agent_name(Path(folder))
+            perfectdou = make_agent(perfectdou_name, game, seed)
+            timed["perfectdou"] = lambda position: perfectdou.act(position.observation, position.legal)
+            timed["perfectdou-encoding"] = lambda position: decision(position.observation, position.legal)
         seconds = latencies(timed, found)
     return {
+        "perfectdou_model": perfectdou_source,
         "decisions": len(found), "mean_legal_actions": statistics.fmean(len(p.legal) for p in found),
         "model": {"source": source, "sizes": models.config.to_json()},
         "agents": {name: summary(times) for name, times in seconds.items()},
@@ -169,6 +193,8 @@ def main(argv: list[str] | None = None) -> None:
               f"one thread")
         for game, result in report["games"].items():
             print(f"{game}: {result['model']['source']}, sizes {result['model']['sizes']}")
+            if result["perfectdou_model"]:
+                print(f"{game}: perfectdou {result['perfectdou_model']}")
         print(table_text(report))
 
 

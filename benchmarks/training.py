@@ -1,5 +1,5 @@
 """Deep Monte-Carlo training throughput, measured and printed: ``python benchmarks/training.py --game GAME
-[--compare] [--paper-sizes] [--json]``.
+[--compare] [--paper-sizes] [--ppo] [--json]``.
 
 The figure is **frames trained per second**. A frame is one decision of one seat: its features and its
 Monte-Carlo return. A trainer counts a frame when its learner takes a gradient step on it, and trains on each
@@ -12,6 +12,10 @@ frame once. Every trainer runs 2 self-play actor processes and one learner, each
   samples the learner takes in. The clock starts when ``train`` is called, with the modules already imported.
 - ``paiju-paper-sizes`` (``--paper-sizes``): the same trainer with the papers' networks. DouDizhu uses
   DouZero's LSTM 128 and MLP 5 × 512; GuanDan uses DanZero's MLP 5 × 512.
+- ``paiju-ppo`` (``--ppo``, DouDizhu): PerfectDou's PPO trainer (``paiju.train.ppo.train``) with its defaults
+  (Table 7's networks, batches of 64 games, 4 epochs, the perfect critic and the oracle reward), no warm start,
+  no evaluation. Its frames are the decisions it trains on, each counted once although every batch is
+  trained on 4 times (``epochs``); a decision with a single legal play is not a frame (DMC counts those too).
 - ``douzero`` (``--compare``, DouDizhu, when the ``douzero`` package is installed): DouZero's own trainer,
   ``douzero.dmc.train``, in a subprocess with the flags of ``DOUZERO_FLAGS``. All its other settings are its
   defaults: 32 × 100 frames per learner step, 4 learner threads per position, ε = 0.01, and its own networks
@@ -62,6 +66,8 @@ from paiju.agents.dmc.models import ModelConfig
 from paiju.train.config import DMCConfig
 from paiju.train.dmc import train
 from paiju.train.logs import LOG_FILE
+from paiju.train.ppo import PPOConfig
+from paiju.train.ppo import train as train_ppo
 
 GAMES = ("doudizhu", "guandan")
 ACTORS = 2
@@ -115,6 +121,21 @@ def paiju_trainer(game: str, model: ModelConfig, seed: int) -> Trainer:
             config = DMCConfig(game=game, out=Path(folder), seed=seed, minutes=minutes, actors=ACTORS, model=model,
                                checkpoint_minutes=minutes + 1, eval_minutes=0, log_seconds=PAIJU_LOG_SECONDS)
             train(config, tensorboard=False)
+            with (Path(folder) / LOG_FILE).open(newline="") as log:
+                return [LogRow(float(row["seconds"]), int(row["frames"])) for row in csv.DictReader(log)]
+
+    return run
+
+
+def ppo_trainer(seed: int) -> Trainer:
+    """paiju's PPO (PerfectDou) trainer in this process with ``ACTORS`` local actor processes."""
+
+    def run(seconds: float) -> list[LogRow]:
+        with tempfile.TemporaryDirectory(prefix="paiju-ppo-benchmark-") as folder:
+            minutes = seconds / 60
+            config = PPOConfig(out=Path(folder), seed=seed, minutes=minutes, actors=ACTORS,
+                               checkpoint_minutes=minutes + 1, eval_minutes=0, log_seconds=PAIJU_LOG_SECONDS)
+            train_ppo(config, tensorboard=False)
             with (Path(folder) / LOG_FILE).open(newline="") as log:
                 return [LogRow(float(row["seconds"]), int(row["frames"])) for row in csv.DictReader(log)]
 
@@ -189,6 +210,8 @@ def trainers(game: str, arguments: argparse.Namespace) -> dict[str, Trainer]:
     table = {"paiju": paiju_trainer(game, ModelConfig(), arguments.seed)}
     if arguments.paper_sizes:
         table["paiju-paper-sizes"] = paiju_trainer(game, PAPER_SIZES, arguments.seed)
+    if arguments.ppo and game == "doudizhu":
+        table["paiju-ppo"] = ppo_trainer(arguments.seed)
     if arguments.compare and game == "doudizhu" and douzero_installed():
         table["douzero"] = douzero_trainer()
     return table
@@ -244,6 +267,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=0, help="seed of paiju's runs")
     parser.add_argument("--compare", action="store_true", help="also run DouZero's trainer (DouDizhu) if installed")
     parser.add_argument("--paper-sizes", action="store_true", help="also train paiju with the papers' network sizes")
+    parser.add_argument("--ppo", action="store_true", help="also run the PerfectDou PPO trainer (DouDizhu)")
     parser.add_argument("--json", action="store_true", help="print the report as JSON")
     arguments = parser.parse_args(argv)
     if arguments.warmup is None:

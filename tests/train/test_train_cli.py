@@ -54,3 +54,18 @@ def test_export_writes_a_half_precision_copy_with_the_runs_metadata(tmp_path: Pa
 def test_plot_refuses_a_folder_without_logs(tmp_path: Path) -> None:
     result = runner.invoke(app, ["plot", str(tmp_path)])
     assert result.exit_code != 0 and "is it a training folder" in said(result)
+
+
+def test_plot_compares_runs_on_one_figure(tmp_path: Path) -> None:
+    header = "seconds,frames,opponent,deals,wp,wp_low,wp_high,adp,adp_low,adp_high,games\n"
+    for name, adp in (("ptie", 0.5), ("no-ptie", -0.2)):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "eval.csv").write_text(
+            header + f"60,100,rules,10,0.5,0.4,0.6,{adp},-1,1,8\n120,200,rules,10,0.6,0.5,0.7,{adp},-1,1,16\n")
+    out = tmp_path / "compare.png"
+    result = runner.invoke(app, ["plot", str(tmp_path / "ptie"), str(tmp_path / "no-ptie"), "--out", str(out)])
+    assert result.exit_code == 0, said(result)
+    assert out.is_file() and out.stat().st_size > 1000
+    (tmp_path / "none").mkdir()
+    result = runner.invoke(app, ["plot", str(tmp_path / "ptie"), str(tmp_path / "none"), "--out", str(out)])
+    assert result.exit_code != 0 and "no evaluation to compare" in said(result)

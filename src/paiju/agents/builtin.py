@@ -4,6 +4,8 @@ from paiju.agents import register_agent
 from paiju.agents.distil import make_distilled_agent, shipped_path
 from paiju.agents.dmc import make_dmc_agent
 from paiju.agents.external import ExternalAgent
+from paiju.agents.perfectdou import SHIPPED_MODEL as PERFECTDOU_MODEL
+from paiju.agents.perfectdou import make_perfectdou_agent
 from paiju.agents.random_agent import RandomAgent
 from paiju.agents.rules import DouDizhuRulesAgent
 from paiju.agents.rules.gongzhu_greed import make_greed_agent
@@ -22,6 +24,7 @@ register_agent("doudizhu", "dmc", make_dmc_agent("doudizhu"))
 register_agent("guandan", "dmc", make_dmc_agent("guandan"))
 for game in ("doudizhu", "guandan"):
     register_agent(game, "distilled", make_distilled_agent(game), bare=shipped_path(game).is_file())
+register_agent("doudizhu", "perfectdou", make_perfectdou_agent, bare=PERFECTDOU_MODEL.is_file())
 register_agent("gongzhu", "scrofazero", make_scrofazero_agent, bare=SHIPPED_MODEL.is_file())
 register_agent("doudizhu", "search", make_search_agent("doudizhu"))
 register_agent("guandan", "search", make_search_agent("guandan"))

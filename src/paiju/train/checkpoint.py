@@ -22,6 +22,21 @@ from paiju.train.selfplay import Samples
 
 FORMAT = "paiju-dmc-checkpoint-1"
 CHECKPOINT_FILE = "checkpoint.pt"
+TRAINERS = {"paiju-dmc-checkpoint-1": "dmc", "paiju-scrofazero-checkpoint-1": "scrofazero",
+            "paiju-ppo-checkpoint-1": "ppo"}
+"""Checkpoint format → the ``paiju train`` command that writes (and resumes) it."""
+
+
+def require_format(data: Any, expected: str, path: Path) -> None:
+    """Refuse a checkpoint not of format ``expected``, saying what ``path`` holds and how to resume it."""
+    found = data.get("format") if isinstance(data, dict) else None
+    if found == expected:
+        return
+    wanted = TRAINERS[expected]
+    if found in TRAINERS:
+        raise PaijuError(f"{path} holds a `paiju train {TRAINERS[found]}` run, not a `paiju train {wanted}` one; "
+                         f"resume it with `paiju train {TRAINERS[found]} --resume {path.parent}`")
+    raise PaijuError(f"{path} is not a paiju training checkpoint (expected format {expected!r})")
 
 
 @dataclass
@@ -94,8 +109,7 @@ def load_checkpoint(folder: Path) -> LearnerState:
     """The state saved in ``folder/checkpoint.pt``."""
     path = Path(folder) / CHECKPOINT_FILE
     data = read_torch_file(path, "checkpoint to resume from")
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise PaijuError(f"{path} is not a paiju DMC checkpoint")
+    require_format(data, FORMAT, path)
     config = replace(DMCConfig.from_json(data["config"]), out=Path(folder))
     models = DMCModels.from_dict(data["models"], str(path))
     optimizers = {role: make_optimizer(network, config) for role, network in models.networks.items()}
@@ -105,5 +119,5 @@ def load_checkpoint(folder: Path) -> LearnerState:
     return LearnerState(config, models, optimizers, Progress(**data["progress"]), buffers)
 
 
-__all__ = ["CHECKPOINT_FILE", "LearnerState", "Progress", "fresh_state", "load_checkpoint", "make_optimizer",
-           "save_checkpoint"]
+__all__ = ["CHECKPOINT_FILE", "TRAINERS", "LearnerState", "Progress", "fresh_state", "load_checkpoint",
+           "make_optimizer", "require_format", "save_checkpoint"]

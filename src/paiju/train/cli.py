@@ -1,4 +1,4 @@
-"""``paiju train dmc|scrofazero|distil|export`` and ``paiju plot``: the training commands (wired into ``paiju.cli``)."""
+"""``paiju train dmc|ppo|scrofazero|distil|export`` and ``paiju plot``: the training commands (see ``paiju.cli``)."""
 
 from __future__ import annotations
 
@@ -86,6 +86,68 @@ def train_dmc(
     result = train(config, resume=resume is not None, console=console, tensorboard=tensorboard, command=command)
     console.print(f"trained {result.frames:,} frames in all ({result.seconds / 60:.1f} min, {result.games:,} games); "
                   f"{result.frames_per_second:,.0f} frames/s in this run. Networks: {folder / 'model.pt'}")
+
+
+@train_app.command("ppo")
+def train_ppo(
+    out: Annotated[Path | None, typer.Option(help="Folder of the run: checkpoint.pt, model.pt, logs.")] = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder from its last checkpoint "
+                                                     "(its learning settings are kept).")] = None,
+    minutes: Annotated[float, typer.Option(help="Wall-clock minutes to train in this invocation (0: no bound).")]
+    = 10.0,
+    games: Annotated[int, typer.Option(help="Stop once this many games are played in all (0: no bound).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the run (initial weights, deals, sampling).")] = 0,
+    init: Annotated[str, typer.Option(help="PerfectDou model file or training folder to start from (e.g. the "
+                                           "shipped agents/perfectdou/weights/doudizhu.pt); default: fresh "
+                                           "weights.")] = "",
+    actors: Annotated[int, typer.Option(help="Self-play actor processes.")] = 2,
+    backend: Annotated[str, typer.Option(help="local (processes here) or ray.")] = "local",
+    address: Annotated[str | None, typer.Option(help="Ray cluster address (from `ray start`); default: a local "
+                                                     "Ray instance.")] = None,
+    policy: Annotated[str, typer.Option(help="Policy MLP widths (Table 7).")] = "256,256,256,512",
+    value: Annotated[str, typer.Option(help="Value MLP widths (Table 7).")] = "256,256,256,256",
+    lstm: Annotated[int, typer.Option(help="History LSTM size.")] = 128,
+    imperfect_critic: Annotated[bool, typer.Option(help="Ablation: the critic sees only what the actor sees "
+                                                        "(no PTIE).")] = False,
+    oracle_scale: Annotated[float, typer.Option(help="l of the oracle reward (Table 7: 50); 0 switches it off "
+                                                     "(ADP alone: the final stage, or the ablation).")] = 50.0,
+    batch_games: Annotated[int, typer.Option(help="Games per batch (about 1,000 decisions a role at 64).")] = 64,
+    epochs: Annotated[int, typer.Option(help="PPO passes over each batch.")] = 4,
+    minibatch: Annotated[int, typer.Option(help="Decisions per gradient step.")] = 256,
+    learning_rate: Annotated[float, typer.Option(help="Adam learning rate (Table 7: 3e-4).")] = 3e-4,
+    entropy: Annotated[float, typer.Option(help="Entropy bonus weight (Table 7: 0.1).")] = 0.01,
+    clip: Annotated[float, typer.Option(help="PPO ratio clip ε.")] = 0.2,
+    gae_lambda: Annotated[float, typer.Option(help="GAE λ (Table 7: 0.95).")] = 0.95,
+    warm_games: Annotated[int, typer.Option(help="Games of the teacher imitated before self-play (0: none).")] = 0,
+    teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "rules",
+    learner_threads: Annotated[int, typer.Option(help="Torch threads of the learner.")] = 1,
+    checkpoint_minutes: Annotated[float, typer.Option(help="Minutes between checkpoints.")] = 5.0,
+    eval_minutes: Annotated[float, typer.Option(help="Minutes between evaluations (0: none).")] = 10.0,
+    eval_deals: Annotated[int, typer.Option(help="Role-swapped decks per evaluation and opponent.")] = 200,
+    eval_against: Annotated[str, typer.Option(help="Opponents of the periodic evaluation.")] = "rules,dmc",
+    tensorboard: Annotated[bool, typer.Option(help="Write TensorBoard events to DIR/tensorboard.")] = True,
+) -> None:
+    """PerfectDou: PPO self-play with a perfect-information critic and the minimum-steps oracle reward."""
+    from paiju.agents.perfectdou.model import ModelConfig
+    from paiju.train.ppo import PPOConfig, train
+
+    if (out is None) == (resume is None):
+        raise typer.BadParameter("give exactly one of --out DIR (a new run) or --resume DIR")
+    folder = out if out is not None else resume
+    assert folder is not None
+    config = PPOConfig(
+        out=folder, seed=seed, minutes=minutes, games=games, actors=actors, backend=backend,  # type: ignore[arg-type]
+        address=address, init=init,
+        model=ModelConfig(lstm=lstm, policy=_sizes(policy), value=_sizes(value), perfect=not imperfect_critic),
+        batch_games=batch_games, epochs=epochs, minibatch=minibatch, learning_rate=learning_rate, clip=clip,
+        entropy=entropy, gae_lambda=gae_lambda, oracle_scale=oracle_scale, warm_games=warm_games, teacher=teacher,
+        learner_threads=learner_threads, checkpoint_minutes=checkpoint_minutes, eval_minutes=eval_minutes,
+        eval_deals=eval_deals, eval_opponents=tuple(name for name in eval_against.split(",") if name))
+    command = shlex.join(["paiju", *sys.argv[1:]])
+    result = train(config, resume=resume is not None, console=console, tensorboard=tensorboard, command=command)
+    console.print(f"played {result.games:,} games, trained on {result.decisions:,} decisions in all "
+                  f"({result.seconds / 60:.1f} min); {result.decisions_per_second:,.0f} decisions/s in this run. "
+                  f"Networks: {folder / 'model.pt'} (agent perfectdou:{folder})")
 
 
 @train_app.command("scrofazero")
@@ -186,22 +248,34 @@ def train_distil(
 @train_app.command("export")
 def export(run: Annotated[Path, typer.Argument(help="A training folder, or a model file.")],
            out: Annotated[Path, typer.Argument(help="Model file to write (half precision: half the size).")]) -> None:
-    """Write a run's latest networks as a small model file, with how they were trained."""
-    from paiju.agents.dmc.weights import load_models, save_models
+    """Write a run's latest networks (DMC or PerfectDou) as a small model file, with how they were trained."""
+    from paiju.agents.dmc import weights as dmc
+    from paiju.agents.perfectdou import model as perfectdou
 
-    models = load_models(run)
-    save_models(models, out, half=True)
-    meta = models.meta
-    console.print(f"wrote {out}: {models.game}, {meta.get('frames', 0):,} frames, "
-                  f"{meta.get('seconds', 0) / 60:.1f} min, seed {meta.get('seed')}; trained by: {meta.get('command')}")
+    file = run / dmc.MODEL_FILE if run.is_dir() else run
+    data = dmc.read_torch_file(file, "model file")
+    if isinstance(data, dict) and data.get("format") == perfectdou.FORMAT:
+        networks = perfectdou.PerfectDouModels.from_dict(data, str(file))
+        perfectdou.save_models(networks, out, half=True)
+        game, amount = "doudizhu (PerfectDou)", f"{networks.meta.get('decisions', 0):,} decisions"
+    else:
+        networks = dmc.DMCModels.from_dict(data, str(file))
+        dmc.save_models(networks, out, half=True)
+        game, amount = networks.game, f"{networks.meta.get('frames', 0):,} frames"
+    meta = networks.meta
+    console.print(f"wrote {out}: {game}, {amount}, {meta.get('seconds', 0) / 60:.1f} min, seed {meta.get('seed')}; "
+                  f"trained by: {meta.get('command')}")
 
 
-def plot(folder: Annotated[Path, typer.Argument(help="A training folder (paiju train dmc --out DIR).")],
-         out: Annotated[Path | None, typer.Option(help="PNG to write (default DIR/curve.png).")] = None) -> None:
-    """Learning curves of a run: evaluation WP and ADP against frames and wall time, and the loss."""
-    from paiju.train.plot import plot_run
+def plot(folders: Annotated[list[Path], typer.Argument(help="A training folder (paiju train ... --out DIR), or "
+                                                            "several to compare their evaluations.")],
+         out: Annotated[Path | None, typer.Option(help="PNG to write (default DIR/curve.png; several runs: "
+                                                       "compare.png here).")] = None) -> None:
+    """Learning curves of a run (evaluation WP and ADP against frames and wall time, and the loss), or several
+    runs' evaluations against wall time on one figure."""
+    from paiju.train.plot import plot_run, plot_runs
 
-    path = plot_run(folder, out)
+    path = plot_run(folders[0], out) if len(folders) == 1 else plot_runs(folders, out or Path("compare.png"))
     console.print(f"wrote {path}")
 
 

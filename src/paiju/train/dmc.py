@@ -17,19 +17,18 @@ chunk as soon as its last one arrives, before the learner trains on it, so actor
 
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
+from pathlib import Path
 
 import torch
 from rich.console import Console
 
 from paiju.agents.dmc.weights import save_models
 from paiju.eval.seeds import derive_seed
-from paiju.train.backends import Actors, start_pool
-from paiju.train.checkpoint import LearnerState, fresh_state, load_checkpoint, save_checkpoint
+from paiju.train.backends import Actors
+from paiju.train.checkpoint import fresh_state, load_checkpoint, save_checkpoint
 from paiju.train.config import DMCConfig
-from paiju.train.evaluation import EVAL_MODEL_FILE, BackgroundEvaluator
-from paiju.train.logs import TrainingLog
+from paiju.train.loop import open_run, training_loop
 from paiju.train.selfplay import Samples, SelfPlayWorker, weights_of
 
 
@@ -68,48 +67,34 @@ class TrainResult:
 
 def train(config: DMCConfig, resume: bool = False, console: Console | None = None, tensorboard: bool = True,
           command: str = "") -> TrainResult:
-    """Train until ``config.minutes`` of this invocation or ``config.frames`` in all; checkpoint on the way.
+    """Train until ``config.minutes`` of this invocation or ``config.frames`` in all; checkpoint on the way
+    (Ctrl-C or SIGTERM: after the chunk in hand).
 
     ``command`` (the command line, if any) is kept with the checkpoints and the model's metadata."""
-    config.out.mkdir(parents=True, exist_ok=True)
-    state: LearnerState = load_checkpoint(config.out) if resume else fresh_state(config)
-    if resume:  # bounds, actors, backend and evaluation may change on resume; the learning settings may not
-        state.config = replace(
-            state.config,
-            minutes=config.minutes, frames=config.frames, actors=config.actors, backend=config.backend,
-            address=config.address, checkpoint_minutes=config.checkpoint_minutes, eval_minutes=config.eval_minutes,
-            eval_deals=config.eval_deals, eval_opponents=config.eval_opponents, log_seconds=config.log_seconds)
+    state = open_run(config, resume, command, load_checkpoint, fresh_state, "frames")
     config = state.config
-    if command:
-        state.progress.commands.append(command)
-    torch.set_num_threads(config.learner_threads)
     torch.manual_seed(config.seed + state.progress.steps)
     progress, models, roles = state.progress, state.models, tuple(state.models.networks)
     for network in models.networks.values():
         network.train()
-    log = TrainingLog(config.out, roles, console, tensorboard)
-    evaluator = BackgroundEvaluator() if config.eval_minutes > 0 and config.eval_opponents else None
-    pool = start_pool(config.backend, config.address, actors(config))
-    started = time.monotonic()
-    seconds_before, frames_before = progress.seconds, progress.frames
-    last_log = last_checkpoint = last_eval = started
-    log_frames, losses = progress.frames, {role: [] for role in roles}
+    frames_before = progress.frames
 
-    def out_of_budget() -> bool:
-        over_time = config.minutes > 0 and time.monotonic() - started >= 60 * config.minutes
-        return over_time or (config.frames > 0 and progress.frames >= config.frames)
+    def snapshot(path: Path) -> str:
+        save_models(models, path)
+        return f"dmc:{path}"
 
-    weights, weights_step = weights_of(models), progress.steps
-    try:
+    with training_loop(config, actors(config), roles, progress.seconds, progress.frames, console, tensorboard,
+                       games_in_eval=False) as loop:
+        weights, weights_step = weights_of(models), progress.steps
         for worker in range(config.actors):
             index = progress.chunks + worker
-            pool.submit(index % config.actors, index, config.chunk_frames, weights)
-        while not out_of_budget():
+            loop.pool.submit(index % config.actors, index, config.chunk_frames, weights)
+        while loop.running(config.frames > 0 and progress.frames >= config.frames):
             worker = progress.chunks % config.actors
-            chunk = pool.result(worker)
+            chunk = loop.pool.result(worker)
             if weights_step != progress.steps:  # copied once per learner step, not once per actor request
                 weights, weights_step = weights_of(models), progress.steps
-            pool.submit(worker, progress.chunks + config.actors, config.chunk_frames, weights)
+            loop.pool.submit(worker, progress.chunks + config.actors, config.chunk_frames, weights)
             progress.chunks += 1
             progress.games += chunk.games
             for role, samples in chunk.samples.items():
@@ -117,36 +102,16 @@ def train(config: DMCConfig, resume: bool = False, console: Console | None = Non
                 buffered = samples if buffered is None else Samples.concat([buffered, samples])
                 while len(buffered) >= config.batch_size:
                     batch, buffered = buffered.split(config.batch_size)
-                    losses[role].append(learn(models.networks[role], state.optimizers[role], batch, config))
+                    loop.losses[role].append(learn(models.networks[role], state.optimizers[role], batch, config))
                     progress.frames += config.batch_size
                     progress.steps += 1
                 state.buffers[role] = buffered
-            now = time.monotonic()
-            progress.seconds = seconds_before + now - started
-            if now - last_log >= config.log_seconds:
-                log.learner(progress.seconds, progress.frames, (progress.frames - log_frames) / (now - last_log),
-                            progress.games, {r: sum(v) / len(v) if v else None for r, v in losses.items()})
-                last_log, log_frames, losses = now, progress.frames, {role: [] for role in roles}
-            if now - last_checkpoint >= 60 * config.checkpoint_minutes:
-                save_checkpoint(state)
-                last_checkpoint = now
-            if evaluator is not None:
-                log.evaluation(evaluator.finished())
-                if now - last_eval >= 60 * config.eval_minutes and not evaluator.busy:
-                    snapshot = config.out / EVAL_MODEL_FILE
-                    save_models(models, snapshot)
-                    evaluator.start(config.game, f"dmc:{snapshot}", config.eval_opponents, config.eval_deals,
-                                    config.seed, progress.seconds, progress.frames)
-                    last_eval = now
+            progress.seconds = loop.seconds
+            loop.after_step(progress.frames, progress.games, lambda: save_checkpoint(state), snapshot, config.game)
+        progress.seconds = loop.seconds
         save_checkpoint(state)
-    finally:
-        pool.close()
-        if evaluator is not None:
-            evaluator.close()
-        log.close()
-    elapsed = time.monotonic() - started
     return TrainResult(progress.frames, progress.seconds, progress.games,
-                       (progress.frames - frames_before) / max(elapsed, 1e-9))
+                       (progress.frames - frames_before) / max(loop.elapsed, 1e-9))
 
 
 __all__ = ["TrainResult", "actors", "learn", "train"]

@@ -4,6 +4,9 @@ Top row: each evaluation opponent's WP and ADP (with their 95 % intervals) again
 (ScrofaZero, whose evaluation rows count games; its ADP is points per game, WPG against ``mr-greed``); bottom
 row: the same against wall-clock minutes of training, and the learner's training speed. Top right: the
 learner's losses (per role for DMC; policy KL and value RMSE for ScrofaZero).
+
+``paiju plot DIR1 DIR2 ...`` compares runs (e.g. ablations at equal wall time): one panel per metric (WP, ADP)
+and evaluation opponent, evaluation against wall-clock minutes, one line (and interval band) per run.
 """
 
 from __future__ import annotations
@@ -86,4 +89,40 @@ def plot_run(folder: Path, out: Path | None = None) -> Path:
     return target
 
 
-__all__ = ["plot_run"]
+def plot_runs(folders: list[Path], out: Path) -> Path:
+    """Draw the evaluation curves of several runs against training minutes into ``out`` (module doc)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    runs = {folder: _read(folder / EVAL_FILE) for folder in folders}
+    empty = [str(folder) for folder, rows in runs.items() if not rows]
+    if empty:
+        raise PaijuError(f"no {EVAL_FILE} in {', '.join(empty)}: those runs have no evaluation to compare")
+    opponents = sorted({row["opponent"] for rows in runs.values() for row in rows})
+    figure, axes = plt.subplots(2, len(opponents), figsize=(6 * len(opponents), 8), constrained_layout=True,
+                                squeeze=False)
+    for column, opponent in enumerate(opponents):
+        for row_index, metric in enumerate(("wp", "adp")):
+            axis = axes[row_index][column]
+            for folder, rows in runs.items():
+                rows = [r for r in rows if r["opponent"] == opponent]
+                xs = [float(r["seconds"]) / 60 for r in rows]
+                line = axis.plot(xs, [float(r[metric]) for r in rows], marker="o", label=folder.name)[0]
+                lows = [_number(r[f"{metric}_low"]) for r in rows]
+                highs = [_number(r[f"{metric}_high"]) for r in rows]
+                if all(v is not None for v in lows + highs):
+                    axis.fill_between(xs, lows, highs, alpha=0.15, color=line.get_color())
+            axis.set_xlabel("training time (minutes)")
+            axis.set_ylabel(metric.upper())
+            axis.set_title(f"{metric.upper()} vs {opponent}")
+            axis.grid(alpha=0.3)
+            axis.legend()
+    figure.suptitle("runs compared: " + ", ".join(folder.name for folder in folders))
+    figure.savefig(out, dpi=90)
+    plt.close(figure)
+    return out
+
+
+__all__ = ["plot_run", "plot_runs"]

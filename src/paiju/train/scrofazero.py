@@ -24,9 +24,6 @@ evaluation against ``mr-greed`` are the shared runtime's (``paiju.train.logs``, 
 
 from __future__ import annotations
 
-import signal
-import threading
-import time
 from dataclasses import asdict, dataclass, field, fields, replace
 from pathlib import Path
 from typing import Any, Literal
@@ -39,9 +36,9 @@ from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file
 from paiju.agents.scrofazero.model import ModelConfig, ScrofaNet, load, log_policy, save
 from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
-from paiju.train.backends import Actors, start_pool
-from paiju.train.evaluation import EVAL_MODEL_FILE, BackgroundEvaluator
-from paiju.train.logs import TrainingLog
+from paiju.train.backends import Actors
+from paiju.train.checkpoint import require_format
+from paiju.train.loop import open_run, share, training_loop
 from paiju.train.scrofazero_selfplay import GamesChunk, Positions, ScrofaZeroWorker, weights_of
 
 FORMAT = "paiju-scrofazero-checkpoint-1"
@@ -185,13 +182,6 @@ def actors(config: ScrofaZeroConfig) -> Actors:
                               for worker in range(config.actors)]
 
 
-def share(config: ScrofaZeroConfig, batch: int) -> list[tuple[int, int, str]]:
-    """Actor ``w``'s part of batch ``batch``: (chunk index, games, teacher or "" for self-play)."""
-    teacher = config.teacher if batch * config.batch_games < config.warm_games else ""
-    base, extra = divmod(config.batch_games, config.actors)
-    return [(batch * config.actors + worker, base + (worker < extra), teacher) for worker in range(config.actors)]
-
-
 def save_checkpoint(state: LearnerState) -> None:
     """Write ``checkpoint.pt`` and ``model.pt`` into the run's folder, each atomically."""
     out = state.config.out
@@ -209,8 +199,7 @@ def load_checkpoint(folder: Path) -> LearnerState:
     """The state saved in ``folder/checkpoint.pt``."""
     path = Path(folder) / CHECKPOINT_FILE
     data = read_torch_file(path, "checkpoint to resume from")
-    if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise PaijuError(f"{path} is not a paiju ScrofaZero checkpoint (format {FORMAT!r})")
+    require_format(data, FORMAT, path)
     config = replace(ScrofaZeroConfig.from_json(data["config"]), out=Path(folder))
     network = ScrofaNet(ModelConfig.from_json(data["model"]))
     network.load_state_dict(data["weights"])
@@ -231,42 +220,25 @@ class TrainResult:
 def train(config: ScrofaZeroConfig, resume: bool = False, console: Console | None = None, tensorboard: bool = True,
           command: str = "") -> TrainResult:
     """Train until ``config.minutes`` of this invocation or ``config.games`` in all; checkpoint on the way."""
-    config.out.mkdir(parents=True, exist_ok=True)
-    state = load_checkpoint(config.out) if resume else fresh_state(config)
-    if resume:  # bounds, actors, backend and evaluation may change on resume; the learning settings may not
-        state.config = replace(
-            state.config, minutes=config.minutes, games=config.games, actors=config.actors, backend=config.backend,
-            address=config.address, checkpoint_minutes=config.checkpoint_minutes, eval_minutes=config.eval_minutes,
-            eval_deals=config.eval_deals, eval_opponents=config.eval_opponents, log_seconds=config.log_seconds)
+    state = open_run(config, resume, command, load_checkpoint, fresh_state, "games")
     config, progress = state.config, state.progress
-    if command:
-        progress.commands.append(command)
-    torch.set_num_threads(config.learner_threads)
     torch.manual_seed(derive_seed(config.seed, "learner", progress.batches))
     generator = np.random.default_rng(derive_seed(config.seed, "minibatches", progress.batches))
-    log = TrainingLog(config.out, LOSSES, console, tensorboard)
-    evaluator = BackgroundEvaluator() if config.eval_minutes > 0 and config.eval_opponents else None
-    pool = start_pool(config.backend, config.address, actors(config))
-    started = time.monotonic()
-    seconds_before, games_before = progress.seconds, progress.games
-    last_log = last_checkpoint = last_eval = started
-    log_positions, recent = progress.positions, {name: [] for name in LOSSES}
+    games_before = progress.games
 
-    def out_of_budget() -> bool:
-        over_time = config.minutes > 0 and time.monotonic() - started >= 60 * config.minutes
-        return over_time or (config.games > 0 and progress.games >= config.games)
+    def snapshot(path: Path) -> str:
+        save(state.network, path)
+        return f"scrofazero:{path}"
 
-    stop = threading.Event()  # Ctrl-C / SIGTERM: finish the batch in hand, checkpoint, stop
-    previous = {signum: signal.signal(signum, lambda *_: stop.set()) for signum in (signal.SIGINT, signal.SIGTERM)}
+    with training_loop(config, actors(config), LOSSES, progress.seconds, progress.positions, console,
+                       tensorboard) as loop:
+        def hand_out(batch: int, weights: dict[str, np.ndarray]) -> None:
+            for worker, (chunk, games, teacher) in enumerate(share(config, batch)):
+                loop.pool.submit(worker, chunk, games, weights, teacher)
 
-    def hand_out(batch: int, weights: dict[str, np.ndarray]) -> None:
-        for worker, (chunk, games, teacher) in enumerate(share(config, batch)):
-            pool.submit(worker, chunk, games, weights, teacher)
-
-    try:
         hand_out(progress.batches, weights_of(state.network))
-        while not out_of_budget() and not stop.is_set():
-            chunks: list[GamesChunk] = [pool.result(worker) for worker in range(config.actors)]
+        while loop.running(config.games > 0 and progress.games >= config.games):
+            chunks: list[GamesChunk] = [loop.pool.result(worker) for worker in range(config.actors)]
             hand_out(progress.batches + 1, weights_of(state.network))
             batch = Positions.concat([chunk.positions for chunk in chunks])
             kl, rmse = learn(state, Positions.concat([*state.replay, batch]), generator)
@@ -274,36 +246,14 @@ def train(config: ScrofaZeroConfig, resume: bool = False, console: Console | Non
                 if config.replay_batches else []
             progress.batches += 1
             progress.games += sum(chunk.games for chunk in chunks)
-            recent["policy"].append(kl)
-            recent["value"].append(rmse)
-            now = time.monotonic()
-            progress.seconds = seconds_before + now - started
-            if now - last_log >= config.log_seconds:
-                log.learner(progress.seconds, progress.positions, (progress.positions - log_positions) /
-                            (now - last_log), progress.games,
-                            {name: float(np.mean(values)) for name, values in recent.items()})
-                last_log, log_positions, recent = now, progress.positions, {name: [] for name in LOSSES}
-            if now - last_checkpoint >= 60 * config.checkpoint_minutes:
-                save_checkpoint(state)
-                last_checkpoint = now
-            if evaluator is not None:
-                log.evaluation(evaluator.finished())
-                if now - last_eval >= 60 * config.eval_minutes and not evaluator.busy:
-                    snapshot = config.out / EVAL_MODEL_FILE
-                    save(state.network, snapshot)
-                    evaluator.start("gongzhu", f"scrofazero:{snapshot}", config.eval_opponents, config.eval_deals,
-                                    config.seed, progress.seconds, progress.positions, progress.games)
-                    last_eval = now
+            loop.losses["policy"].append(kl)
+            loop.losses["value"].append(rmse)
+            progress.seconds = loop.seconds
+            loop.after_step(progress.positions, progress.games, lambda: save_checkpoint(state), snapshot, "gongzhu")
+        progress.seconds = loop.seconds
         save_checkpoint(state)
-    finally:
-        for signum, handler in previous.items():
-            signal.signal(signum, handler)
-        pool.close()
-        if evaluator is not None:
-            evaluator.close()
-        log.close()
-    elapsed = time.monotonic() - started
-    return TrainResult(progress.games, progress.seconds, 3600 * (progress.games - games_before) / max(elapsed, 1e-9))
+    hours = max(loop.elapsed, 1e-9) / 3600
+    return TrainResult(progress.games, progress.seconds, (progress.games - games_before) / hours)
 
 
 __all__ = ["CHECKPOINT_FILE", "LOSSES", "MODEL_FILE", "LearnerState", "Progress", "ScrofaZeroConfig", "TrainResult",

@@ -1,0 +1,51 @@
+"""PerfectDou (Yang et al. 2022) for DouDizhu: PPO with a critic that sees every hand while the actor sees only
+its own, an abstract action space of 621 with kickers decoded by rule, and a dense reward from the minimum
+steps to play out.
+
+Agent names: ``perfectdou`` plays the networks shipped with paiju (``weights/doudizhu.pt``, how they were
+trained in ``weights/README.md``); ``perfectdou:PATH`` those of a model file or a training folder (``paiju train
+ppo --out DIR`` keeps its latest networks in ``DIR/model.pt``). Modules: ``model`` (networks, model files),
+``features`` (a decision's candidates and features), ``agent`` (the player). Training: ``paiju.train.ppo``.
+This package imports torch only when an agent is made.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paiju.core.errors import PaijuError
+
+if TYPE_CHECKING:
+    from paiju.agents.perfectdou.agent import PerfectDouAgent
+    from paiju.agents.perfectdou.model import PerfectDouModels
+
+SHIPPED_MODEL = Path(__file__).parent / "weights" / "doudizhu.pt"
+
+
+@lru_cache(maxsize=16)
+def _cached_models(path: str, modified: int) -> PerfectDouModels:
+    from paiju.agents.perfectdou.model import load_models
+
+    return load_models(Path(path))
+
+
+def models_at(argument: str) -> PerfectDouModels:
+    """The networks of the model file or training folder ``argument`` (empty: the shipped ones), loaded once
+    per file version."""
+    path = Path(argument) if argument else SHIPPED_MODEL
+    file = path / "model.pt" if path.is_dir() else path
+    if not file.is_file():
+        raise PaijuError(f"no PerfectDou model at {file}")
+    return _cached_models(str(file.resolve()), file.stat().st_mtime_ns)
+
+
+def make_perfectdou_agent(argument: str, seed: int) -> PerfectDouAgent:
+    """The ``perfectdou`` agent factory (``paiju.agents.register_agent``)."""
+    from paiju.agents.perfectdou.agent import PerfectDouAgent
+
+    return PerfectDouAgent(models_at(argument), seed)
+
+
+__all__ = ["SHIPPED_MODEL", "make_perfectdou_agent", "models_at"]
