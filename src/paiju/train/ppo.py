@@ -22,7 +22,9 @@ truncates at 8 decisions a seat: our games average about 11, so nearly the same)
 
 Warm start (optional, stated with the model): the first ``warm_games`` games are a teacher's (``rules`` by
 default): the actor imitates its abstract actions (cross-entropy) and the critic learns the returns of its
-games. The final stage of the paper (ADP alone) is a new run with ``--init RUN/model.pt --oracle-scale 0``.
+games. From a warm start, Table 7's step size made the policy worse on 2 cores; the shipped networks were
+trained on from one with lr 1e-4, 2 epochs and no entropy bonus (``agents/perfectdou/weights/README.md``). The
+final stage of the paper (ADP alone) is a new run with ``--init RUN/model.pt --oracle-scale 0``.
 
 Batch ``k`` is split over the actors in a fixed way, so a run is reproducible from its seed whatever the
 machine's timing (same actors count, same torch threads). Ctrl-C or SIGTERM finishes the batch in hand,
@@ -225,13 +227,19 @@ def actors(config: PPOConfig) -> Actors:
                         derive_seed(config.seed, "actor", worker)) for worker in range(config.actors)]
 
 
-def save_checkpoint(state: LearnerState) -> None:
-    """Write ``checkpoint.pt`` and ``model.pt`` into the run's folder, each atomically."""
-    out, progress = state.config.out, state.progress
+def stamp(state: LearnerState) -> None:
+    """Record in the networks' metadata how they were made so far (seed, games, decisions, time, commands)."""
+    progress = state.progress
     state.models.meta = {"seed": state.config.seed, "games": progress.games, "decisions": progress.decisions,
                          "seconds": round(progress.seconds, 1), "warm_games": state.config.warm_games,
                          "teacher": state.config.teacher if state.config.warm_games else "",
                          "command": " && ".join(progress.commands), "config": state.config.to_json()}
+
+
+def save_checkpoint(state: LearnerState) -> None:
+    """Write ``checkpoint.pt`` and ``model.pt`` into the run's folder, each atomically."""
+    out, progress = state.config.out, state.progress
+    stamp(state)
     atomic_torch_save({
         "format": FORMAT, "config": state.config.to_json(), "models": state.models.to_dict(),
         "optimizers": {role: optimizer.state_dict() for role, optimizer in state.optimizers.items()},
@@ -272,6 +280,7 @@ def train(config: PPOConfig, resume: bool = False, console: Console | None = Non
     decisions_before = progress.decisions
 
     def snapshot(path: Path) -> str:
+        stamp(state)
         save_models(state.models, path)
         return f"perfectdou:{path}"
 

@@ -30,6 +30,7 @@ from paiju.agents import make_agent
 from paiju.agents.perfectdou.agent import softmax
 from paiju.agents.perfectdou.features import decision, scores
 from paiju.agents.perfectdou.model import ROLES, ModelConfig, PerfectDouModels
+from paiju.core.agent import Agent
 from paiju.core.registry import load_game
 from paiju.eval.seeds import derive_seed
 from paiju.games.doudizhu.abstract_actions import abstract_index
@@ -147,7 +148,7 @@ class PPOWorker:
         return PPOChunk(index, {role: Steps.concat(found) for role, found in parts.items() if found}, games,
                         landlord_score)
 
-    def _play(self, state: DouDizhuState, rng: random.Random, teacher: object | None) -> dict[str, Steps]:
+    def _play(self, state: DouDizhuState, rng: random.Random, teacher: Agent | None) -> dict[str, Steps]:
         records: dict[int, list[tuple]] = {0: [], 1: [], 2: []}
         landlord = state.landlord
         assert landlord is not None
@@ -161,7 +162,7 @@ class PPOWorker:
             role = observation.position
             chosen = decision(observation, legal, state.hands)
             if teacher is not None:
-                move = teacher.act(observation, legal)  # type: ignore[attr-defined]
+                move = teacher.act(observation, legal)
                 choice = int(np.flatnonzero(chosen.abstract == abstract_index(move))[0])
                 logp, value = 0.0, 0.0
             else:
