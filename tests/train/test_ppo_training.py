@@ -78,9 +78,9 @@ def test_returns_are_the_oracle_advantage_change_plus_the_final_score(oracle_sca
     while not state.is_terminal():
         legal = state.legal_actions()
         if state.current_player == state.landlord and len(legal) > 1 and first_adv is None:
-            first_adv = advantage(0, state.landlord, state.hands)
+            first_adv = advantage(state.landlord, state.hands)
         state.apply(teacher.act(state.observation(state.current_player), legal))
-    end_adv = advantage(0, state.landlord, state.hands)
+    end_adv = advantage(state.landlord, state.hands)
     expected = -oracle_scale * (end_adv - first_adv) + state.payoffs()[state.landlord]
     assert chunk.steps["landlord"].ret[0] * max(1.0, oracle_scale) == pytest.approx(expected, abs=1e-3)
 

@@ -8,13 +8,14 @@ clipped target (DanZero Eq. 1–3, λ = 0.65) on by default for GuanDan only. Ne
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
 from paiju.agents.dmc.adapters import Objective, adapter_for
 from paiju.agents.dmc.models import ModelConfig
 from paiju.core.errors import PaijuError
+from paiju.train.loop import settings_from_json, settings_to_json
 
 Backend = Literal["local", "ray"]
 
@@ -77,17 +78,11 @@ class DMCConfig:
         return CLIP_LAMBDAS[self.game] if self.clip_lambda == -1.0 else self.clip_lambda
 
     def to_json(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data.update(out=str(self.out), model=self.model.to_json(), eval_opponents=list(self.eval_opponents))
-        return data
+        return settings_to_json(self, model=self.model.to_json())
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> DMCConfig:
-        known = {f.name for f in fields(cls)}
-        values = {key: value for key, value in data.items() if key in known}
-        values.update(out=Path(data["out"]), model=ModelConfig.from_json(data["model"]),
-                      eval_opponents=tuple(data.get("eval_opponents", ())))
-        return cls(**values)
+        return settings_from_json(cls, data, model=ModelConfig.from_json(data["model"]))
 
 
 __all__ = ["Backend", "DMCConfig"]

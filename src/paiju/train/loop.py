@@ -14,7 +14,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -33,6 +33,23 @@ Config = TypeVar("Config")
 
 
 State = TypeVar("State")
+
+
+def settings_to_json(config: Any, **converted: Any) -> dict[str, Any]:
+    """A trainer's settings as JSON data: every field, ``out`` and ``eval_opponents`` made plain, and
+    ``converted`` (e.g. the model's sizes) in place of the fields it names."""
+    data = {f.name: getattr(config, f.name) for f in fields(config)}
+    data.update(out=str(config.out), eval_opponents=list(config.eval_opponents), **converted)
+    return data
+
+
+def settings_from_json(cls: type[Config], data: dict[str, Any], **parsed: Any) -> Config:
+    """The settings ``settings_to_json`` wrote (unknown keys ignored), with ``parsed`` in place of the fields
+    it names."""
+    known = {f.name for f in fields(cls)}  # type: ignore[arg-type]
+    values = {key: value for key, value in data.items() if key in known}
+    values.update(out=Path(data["out"]), eval_opponents=tuple(data.get("eval_opponents", ())), **parsed)
+    return cls(**values)
 
 
 def resumed(saved: Config, given: Config, bound: str) -> Config:
@@ -141,4 +158,5 @@ def training_loop(config: Any, actors: Actors, losses: tuple[str, ...], seconds_
         loop.close()
 
 
-__all__ = ["OPERATIONAL", "TrainingLoop", "open_run", "resumed", "share", "training_loop"]
+__all__ = ["OPERATIONAL", "TrainingLoop", "open_run", "resumed", "settings_from_json", "settings_to_json",
+           "share", "training_loop"]

@@ -35,7 +35,7 @@ and ``dmc`` are the shared runtime's.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -49,7 +49,7 @@ from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
 from paiju.train.backends import Actors
 from paiju.train.checkpoint import require_format
-from paiju.train.loop import open_run, share, training_loop
+from paiju.train.loop import open_run, settings_from_json, settings_to_json, share, training_loop
 from paiju.train.ppo_selfplay import PPOChunk, PPOWorker, Steps, weights_of
 
 FORMAT = "paiju-ppo-checkpoint-1"
@@ -114,17 +114,11 @@ class PPOConfig:
         return max(1.0, self.oracle_scale)
 
     def to_json(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data.update(out=str(self.out), model=self.model.to_json(), eval_opponents=list(self.eval_opponents))
-        return data
+        return settings_to_json(self, model=self.model.to_json())
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> PPOConfig:
-        known = {f.name for f in fields(cls)}
-        values = {key: value for key, value in data.items() if key in known}
-        values.update(out=Path(data["out"]), model=ModelConfig.from_json(data["model"]),
-                      eval_opponents=tuple(data.get("eval_opponents", ())))
-        return cls(**values)
+        return settings_from_json(cls, data, model=ModelConfig.from_json(data["model"]))
 
 
 @dataclass

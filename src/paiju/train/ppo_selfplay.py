@@ -78,8 +78,11 @@ class Steps:
         counts = self.counts[rows]
         offsets = np.arange(counts.sum()) - np.repeat(np.cumsum(counts) - counts, counts)
         candidate_rows = np.repeat(starts[rows], counts) + offsets
-        per_decision = {name: getattr(self, name)[rows] for name in Steps.names()[:9]}
+        per_decision = {name: getattr(self, name)[rows] for name in Steps.names() if name not in _PER_CANDIDATE}
         return Steps(**per_decision, actions=self.actions[candidate_rows], abstract=self.abstract[candidate_rows])
+
+
+_PER_CANDIDATE = ("actions", "abstract")
 
 
 @dataclass
@@ -98,7 +101,7 @@ def weights_of(models: PerfectDouModels) -> Weights:
             for role, network in models.networks.items()}
 
 
-def advantage(seat: int, landlord: int, hands: list[list[int]]) -> int:
+def advantage(landlord: int, hands: list[list[int]]) -> int:
     """``N_landlord − min(N_down, N_up)`` of the current hands (PerfectDou §4.4)."""
     steps = [min_steps(tuple(hand), RESEARCH) for hand in hands]
     return steps[landlord] - min(steps[(landlord + 1) % 3], steps[(landlord + 2) % 3])
@@ -170,9 +173,9 @@ class PPOWorker:
                 probabilities = softmax(logits)
                 choice = rng.choices(range(len(probabilities)), weights=probabilities.tolist())[0]
                 logp, move = math.log(max(probabilities[choice], 1e-12)), chosen.candidates[choice]
-            records[seat].append((chosen, choice, logp, value, advantage(seat, landlord, state.hands)))
+            records[seat].append((chosen, choice, logp, value, advantage(landlord, state.hands)))
             state.apply(move)
-        final_adv = advantage(0, landlord, state.hands)
+        final_adv = advantage(landlord, state.hands)
         payoffs = state.payoffs()
         out: dict[str, list[Steps]] = {}
         for seat, rows in records.items():

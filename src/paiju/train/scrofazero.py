@@ -24,7 +24,7 @@ evaluation against ``mr-greed`` are the shared runtime's (``paiju.train.logs``, 
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from typing import Any, Literal
 
@@ -38,7 +38,7 @@ from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
 from paiju.train.backends import Actors
 from paiju.train.checkpoint import require_format
-from paiju.train.loop import open_run, share, training_loop
+from paiju.train.loop import open_run, settings_from_json, settings_to_json, share, training_loop
 from paiju.train.scrofazero_selfplay import GamesChunk, Positions, ScrofaZeroWorker, weights_of
 
 FORMAT = "paiju-scrofazero-checkpoint-1"
@@ -93,18 +93,12 @@ class ScrofaZeroConfig:
             raise PaijuError(f"a batch of {self.batch_games} games cannot be shared by {self.actors} actors")
 
     def to_json(self) -> dict[str, Any]:
-        data = {f.name: getattr(self, f.name) for f in fields(self)}
-        data.update(out=str(self.out), model=self.model.to_json(), betas=list(self.betas),
-                    eval_opponents=list(self.eval_opponents))
-        return data
+        return settings_to_json(self, model=self.model.to_json(), betas=list(self.betas))
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ScrofaZeroConfig:
-        known = {f.name for f in fields(cls)}
-        values = {key: value for key, value in data.items() if key in known}
-        values.update(out=Path(data["out"]), model=ModelConfig.from_json(data["model"]), betas=tuple(data["betas"]),
-                      eval_opponents=tuple(data.get("eval_opponents", ())))
-        return cls(**values)
+        return settings_from_json(cls, data, model=ModelConfig.from_json(data["model"]),
+                                  betas=tuple(data["betas"]))
 
 
 @dataclass
