@@ -7,8 +7,12 @@ STAMP := $(VENV)/.installed
 
 .PHONY: demo test setup lint
 
+# `make demo PORT=8123 HOST=0.0.0.0` serves elsewhere; a busy or out-of-range port is refused in one line.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
 demo: $(STAMP)
-	$(BIN)/paiju serve
+	$(BIN)/paiju serve --host $(HOST) --port $(PORT) --open-browser
 
 # The suite runs on the engine path PAIJU_NATIVE selects (compiled where built); the engines, the rule bots and
 # the conformance checks then run again on the reference Python path.

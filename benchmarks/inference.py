@@ -1,4 +1,5 @@
-"""Per-decision latency of the ``dmc`` agent (and, for DouDizhu, ``perfectdou``), with ``rules`` for context,
+"""Per-decision latency of the ``dmc`` agent (and, for DouDizhu, ``perfectdou`` and ``deeprocket``), with ``rules`` for
+context,
 measured and printed: ``python benchmarks/inference.py --game GAME --decisions N [--json]``.
 
 - Positions: the first ``--decisions`` decisions that a DMC network makes and that have more than one legal
@@ -12,7 +13,10 @@ measured and printed: ``python benchmarks/inference.py --game GAME --decisions N
   (``DMCAdapter.encode``); ``rules``, the heuristic player's ``act``. DouDizhu also times ``perfectdou`` (the
   shipped networks, else fresh ones of ``paiju.agents.perfectdou.model.ModelConfig()``: grouping the legal plays
   into abstract actions, decoding kickers, features, one forward pass) and ``perfectdou-encoding`` (grouping and
-  features alone, ``paiju.agents.perfectdou.features.decision``). Each call is timed with
+  features alone, ``paiju.agents.perfectdou.features.decision``), ``deeprocket`` (the shipped networks, else fresh
+  ones of ``paiju.agents.deeprocket.model.ModelConfig()``: planes, the policy network, the kicker network once per
+  kicker unit with a choice) and ``deeprocket-encoding`` (the policy's planes and legal labels,
+  ``paiju.agents.deeprocket.features.policy_decision``). Each call is timed with
   ``time.perf_counter_ns`` after 20 untimed decisions. Torch runs on one thread (``DMCAgent`` sets it), as it
   does in play and in self-play.
 
@@ -41,6 +45,9 @@ import torch
 import paiju
 from common import machine
 from paiju.agents import make_agent
+from paiju.agents.deeprocket import SHIPPED_MODEL as DEEPROCKET_MODEL
+from paiju.agents.deeprocket.features import policy_decision
+from paiju.agents.deeprocket.model import DeepRocketNets, save_model
 from paiju.agents.dmc import models_at
 from paiju.agents.dmc.adapters import adapter_for
 from paiju.agents.dmc.models import ModelConfig
@@ -108,6 +115,15 @@ def perfectdou_agent_name(folder: Path) -> tuple[str, str]:
     return f"perfectdou:{path}", "fresh (untrained) networks of ModelConfig() sizes"
 
 
+def deeprocket_agent_name(folder: Path) -> tuple[str, str]:
+    """The ``deeprocket`` agent to time and where its networks come from."""
+    if DEEPROCKET_MODEL.is_file():
+        return "deeprocket", f"shipped ({DEEPROCKET_MODEL.name})"
+    path = folder / "deeprocket.pt"
+    save_model(DeepRocketNets(), path)
+    return f"deeprocket:{path}", "fresh (untrained) networks of ModelConfig() sizes"
+
+
 def latencies(timed: dict[str, Timed], found: list[Position]) -> dict[str, list[float]]:
     """Seconds per call of each entry of ``timed`` on every position, entries interleaved position by position."""
     for position in found[:WARMUP_DECISIONS]:
@@ -143,15 +159,19 @@ def measure(game: str, decisions: int, seed: int, progress: Callable[[str], None
             "dmc-encoding": lambda position: adapter.encode(position.observation, position.legal),
             "rules": lambda position: rules.act(position.observation, position.legal),
         }
-        perfectdou_source = None
+        perfectdou_source = deeprocket_source = None
         if game == "doudizhu":
             perfectdou_name, perfectdou_source = perfectdou_agent_name(Path(folder))
             perfectdou = make_agent(perfectdou_name, game, seed)
             timed["perfectdou"] = lambda position: perfectdou.act(position.observation, position.legal)
             timed["perfectdou-encoding"] = lambda position: decision(position.observation, position.legal)
+            deeprocket_name, deeprocket_source = deeprocket_agent_name(Path(folder))
+            deeprocket = make_agent(deeprocket_name, game, seed)
+            timed["deeprocket"] = lambda position: deeprocket.act(position.observation, position.legal)
+            timed["deeprocket-encoding"] = lambda position: policy_decision(position.observation, position.legal)
         seconds = latencies(timed, found)
     return {
-        "perfectdou_model": perfectdou_source,
+        "perfectdou_model": perfectdou_source, "deeprocket_model": deeprocket_source,
         "decisions": len(found), "mean_legal_actions": statistics.fmean(len(p.legal) for p in found),
         "model": {"source": source, "sizes": models.config.to_json()},
         "agents": {name: summary(times) for name, times in seconds.items()},
@@ -195,6 +215,8 @@ def main(argv: list[str] | None = None) -> None:
             print(f"{game}: {result['model']['source']}, sizes {result['model']['sizes']}")
             if result["perfectdou_model"]:
                 print(f"{game}: perfectdou {result['perfectdou_model']}")
+            if result.get("deeprocket_model"):
+                print(f"{game}: deeprocket {result['deeprocket_model']}")
         print(table_text(report))
 
 

@@ -240,3 +240,10 @@ def test_play_guandan_and_gongzhu_start_and_quit():
     result = runner.invoke(app, ["play", "gongzhu", "--seat", "4"])
     assert result.exit_code != 0
     assert "seat must be 0..3" in str(result.exception) + result.output
+
+
+def test_version_is_printed():
+    import paiju
+
+    result = runner.invoke(app, ["--version"])
+    assert result.exit_code == 0 and result.output.strip() == f"paiju {paiju.__version__}"

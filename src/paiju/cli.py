@@ -15,6 +15,7 @@ from paiju.agents.bridge_cli import bot, connect
 from paiju.core.errors import PaijuError
 from paiju.games.doudizhu.rules import DouDizhuRules
 from paiju.games.doudizhu.solve_cli import solve_doudizhu
+from paiju.records.cli import records_app
 from paiju.train.cli import plot, train_app
 
 app = typer.Typer(help="paiju: engines, bots and evaluation for DouDizhu, GuanDan and Gongzhu.",
@@ -28,11 +29,26 @@ app.add_typer(eval_app, name="eval")
 app.add_typer(legal_app, name="legal")
 app.add_typer(train_app, name="train")
 app.add_typer(solve_app, name="solve")
+app.add_typer(records_app, name="records")
 solve_app.command("doudizhu")(solve_doudizhu)
 app.command("plot")(plot)
 app.command("bot")(bot)
 app.command("connect")(connect)
 console = Console(highlight=False)
+
+def _print_version(value: bool) -> None:
+    if value:
+        from paiju import __version__
+
+        console.print(f"paiju {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(version: Annotated[bool, typer.Option("--version", callback=_print_version, is_eager=True,
+                                                   help="Print paiju's version and exit.")] = False) -> None:
+    """Options before any command."""
+
 
 RulesOption = Annotated[str | None, typer.Option(help='Ruleset options as JSON, e.g. \'{"bomb_as_kickers": true}\'.')]
 
@@ -74,6 +90,9 @@ def serve(host: Annotated[str, typer.Option(help="Interface to listen on.")] = "
               help="Seconds a seat token may go unused before the seat is given up.")] = 300.0,
           keep_games: Annotated[int, typer.Option(
               help="Finished games kept in the database, oldest deleted first (0: keep all).")] = 0,
+          open_browser: Annotated[bool, typer.Option(
+              help="Open the arena's page in the browser once it listens (where a graphical browser can be).")]
+          = False,
           ) -> None:
     """The arena: a browser table for people, websocket seats for bots, the GuanDan platform endpoint."""
     from paiju.serve.cli import serve as run_server
@@ -88,7 +107,7 @@ def serve(host: Annotated[str, typer.Option(help="Interface to listen on.")] = "
             max_stored_games=keep_games)
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
-    run_server(settings, host, port)
+    run_server(settings, host, port, open_browser)
 
 
 @play_app.command("doudizhu")
@@ -99,10 +118,14 @@ def play_doudizhu(
                                           "networks).")] = "dmc",
     seed: Annotated[int | None, typer.Option(help="Deal seed (random if omitted).")] = None,
     rules: RulesOption = None,
+    bidding: Annotated[str, typer.Option(help="rules (each agent's own bids) or learned (the bots bid with the "
+                                              "learned bid model, learned-bid:BOT; full mode only).")] = "rules",
 ) -> None:
     """Play DouDizhu in the terminal against two bots (bidding, then play; 'hint' suggests a play)."""
+    from paiju.agents.bidding.cli import with_bidding
     from paiju.play.doudizhu_view import DouDizhuView
 
+    bot = with_bidding(bot, bidding, mode)
     _play_terminal("doudizhu", DouDizhuView(), seat, bot, "rules", seed, _doudizhu_rules(mode, rules),
                    f"DouDizhu, {mode} mode")
 
@@ -174,10 +197,15 @@ def eval_doudizhu(
     protocol: Annotated[str, typer.Option(help="role-swap (DouZero/PerfectDou) or two-table (DeepRocket).")]
     = "role-swap",
     out: Annotated[Path | None, typer.Option(help="Write the full report as JSON here.")] = None,
+    bidding: Annotated[str, typer.Option(help="rules (each agent's own bids) or learned (every agent bids with "
+                                              "the learned bid model, learned-bid:AGENT; --mode full only).")]
+    = "rules",
 ) -> None:
     """Role-swapped duplicate evaluation of A against B: WP and ADP per role with 95 % intervals."""
+    from paiju.agents.bidding.cli import with_bidding
     from paiju.eval.doudizhu import DouDizhuEvalConfig, evaluate_doudizhu
 
+    agent_a, agent_b = with_bidding(agent_a, bidding, mode), with_bidding(agent_b, bidding, mode)
     config = DouDizhuEvalConfig(agent_a=agent_a, agent_b=agent_b, decks=decks, mode=mode, seed=seed,
                                 workers=workers, protocol=protocol)
     _report(evaluate_doudizhu(config, progress=True), out)

@@ -56,6 +56,14 @@ def test_local_run_trains_logs_and_checkpoints(tmp_path: Path, game: str) -> Non
     assert plot_run(folder).is_file()
 
 
+def test_a_run_shorter_than_the_evaluation_period_is_evaluated_at_its_end(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    train(tiny("doudizhu", folder, eval_minutes=60, eval_deals=2, eval_opponents=("random",)), tensorboard=False)
+    rows = list(csv.DictReader((folder / "eval.csv").open()))
+    assert [row["opponent"] for row in rows] == ["random"] and int(rows[0]["deals"]) == 2
+    assert plot_run(folder).is_file()
+
+
 def test_same_seed_same_weights_and_ray_matches_local(tmp_path: Path) -> None:
     for name, changes in (("a", {}), ("b", {}), ("ray", {"backend": "ray"}), ("other", {"seed": 8})):
         train(tiny("doudizhu", tmp_path / name, frames=1024, **changes), tensorboard=False)

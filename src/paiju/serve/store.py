@@ -113,6 +113,22 @@ class GameStore:
             raise RecordNotFound(f"no finished game has record id {record_id!r}")
         return json.loads(row[0])
 
+    def finished_records(self, game: str | None = None, since: str | None = None, until: str | None = None
+                         ) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
+        """``(summary, record)`` of every finished game, oldest first: only ``game``'s when given, and only those
+        finished at or after ``since`` and before ``until`` (ISO 8601 dates or times, compared as UTC text)."""
+        clauses, values = [], []
+        for clause, value in (("game = ?", game), ("finished >= ?", since), ("finished < ?", until)):
+            if value is not None:
+                clauses.append(clause)
+                values.append(value)
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        with self._connection() as connection:
+            rows = connection.execute("SELECT record_id, game, seats, result, finished, record FROM finished_games"
+                                      f"{where} ORDER BY number", values).fetchall()
+        for *summary, record in rows:
+            yield _summary(tuple(summary)), json.loads(record)  # type: ignore[arg-type]
+
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:
         """A fresh connection whose statements form one transaction, committed on success, closed after."""

@@ -23,7 +23,7 @@ from paiju.train.selfplay import Samples
 FORMAT = "paiju-dmc-checkpoint-1"
 CHECKPOINT_FILE = "checkpoint.pt"
 TRAINERS = {"paiju-dmc-checkpoint-1": "dmc", "paiju-scrofazero-checkpoint-1": "scrofazero",
-            "paiju-ppo-checkpoint-1": "ppo"}
+            "paiju-ppo-checkpoint-1": "ppo", "paiju-sl-checkpoint-1": "sl"}
 """Checkpoint format → the ``paiju train`` command that writes (and resumes) it."""
 
 

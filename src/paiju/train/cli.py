@@ -10,6 +10,8 @@ from typing import Annotated
 import typer
 from rich.console import Console
 
+from paiju.train.bid_cli import train_bid
+
 train_app = typer.Typer(help="Train agents by self-play.", no_args_is_help=True)
 console = Console(highlight=False)
 
@@ -245,6 +247,51 @@ def train_distil(
                   f"Held out: {held or 'none yet'}. Networks: {out / 'model.pt'} (agent distilled:{out})")
 
 
+@train_app.command("sl")
+def train_sl(
+    records: Annotated[Path | None, typer.Option(help="Corpus: a folder (or file) of paiju JSON records or DeepRocket "
+                                                      "text records (paiju records generate).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Folder of the run: checkpoint.pt, model.pt, logs, report.")]
+    = None,
+    resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder (its settings are kept).")]
+    = None,
+    game: Annotated[str, typer.Option(help="Game of the records (doudizhu: DeepRocket's networks).")] = "doudizhu",
+    minutes: Annotated[float, typer.Option(help="Minutes of training in all (0: no bound).")] = 0.0,
+    epochs: Annotated[float, typer.Option(help="Passes over the policy samples in all (0: no bound).")] = 1.0,
+    seed: Annotated[int, typer.Option(help="Seed of the run (initial weights, batches).")] = 0,
+    batch: Annotated[int, typer.Option(help="Samples per step, for each network.")] = 256,
+    learning_rate: Annotated[float, typer.Option(help="Adam learning rate (at the start, with --decay).")] = 1e-3,
+    decay: Annotated[bool, typer.Option(help="Lower the learning rate to 0 along a half cosine over the run.")]
+    = True,
+    layers: Annotated[int, typer.Option(help="Policy convolution layers (paper: 10).")] = 6,
+    filters: Annotated[int, typer.Option(help="Policy filters per layer (paper: 512).")] = 64,
+    kicker_layers: Annotated[int, typer.Option(help="Kicker convolution layers (paper: 5).")] = 5,
+    kicker_filters: Annotated[int, typer.Option(help="Kicker filters per layer.")] = 32,
+    eval_every: Annotated[int, typer.Option(help="Steps between validations and checkpoints.")] = 500,
+    max_games: Annotated[int, typer.Option(help="Games read from each corpus file (0: all).")] = 0,
+    workers: Annotated[int, typer.Option(help="Processes encoding the corpus.")] = 1,
+    device: Annotated[str, typer.Option(help="cpu, cuda or auto.")] = "auto",
+    tensorboard: Annotated[bool, typer.Option(help="Write TensorBoard events to DIR/tensorboard.")] = True,
+) -> None:
+    """DeepRocket: supervised policy and kicker networks from game records, with an accuracy report."""
+    from paiju.agents.deeprocket.model import ModelConfig
+    from paiju.core.errors import PaijuError
+    from paiju.train.sl import SLConfig, train
+
+    if game != "doudizhu":
+        raise PaijuError(f"supervised training exists for doudizhu (DeepRocket's networks), not {game!r}")
+    if (out is None) == (resume is None):
+        raise typer.BadParameter("give exactly one of --out DIR (a new run, with --records) or --resume DIR")
+    if out is not None and records is None:
+        raise typer.BadParameter("a new run needs --records (a corpus folder or file)")
+    config = SLConfig(records=records or Path(), out=out or resume, seed=seed, minutes=minutes,  # type: ignore[arg-type]
+                      epochs=epochs, batch=batch, lr=learning_rate, decay=decay, eval_every=eval_every,
+                      max_games=max_games, workers=workers, device=device,
+                      model=ModelConfig(layers=layers, filters=filters, kicker_layers=kicker_layers,
+                                        kicker_filters=kicker_filters))
+    train(config, resume=resume is not None, console=console, tensorboard=tensorboard)
+
+
 @train_app.command("export")
 def export(run: Annotated[Path, typer.Argument(help="A training folder, or a model file.")],
            out: Annotated[Path, typer.Argument(help="Model file to write (half precision: half the size).")]) -> None:
@@ -265,6 +312,9 @@ def export(run: Annotated[Path, typer.Argument(help="A training folder, or a mod
     meta = networks.meta
     console.print(f"wrote {out}: {game}, {amount}, {meta.get('seconds', 0) / 60:.1f} min, seed {meta.get('seed')}; "
                   f"trained by: {meta.get('command')}")
+
+
+train_app.command("bid")(train_bid)
 
 
 def plot(folders: Annotated[list[Path], typer.Argument(help="A training folder (paiju train ... --out DIR), or "

@@ -108,6 +108,7 @@ def train(config: DMCConfig, resume: bool = False, console: Console | None = Non
                 state.buffers[role] = buffered
             progress.seconds = loop.seconds
             loop.after_step(progress.frames, progress.games, lambda: save_checkpoint(state), snapshot, config.game)
+        loop.finish(progress.frames, progress.games, snapshot, config.game)
         progress.seconds = loop.seconds
         save_checkpoint(state)
     return TrainResult(progress.frames, progress.seconds, progress.games,

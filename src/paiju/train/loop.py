@@ -96,6 +96,7 @@ class TrainingLoop:
         self.seconds_before, self.log_frames = seconds_before, frames_before
         self.losses: dict[str, list[float]] = {name: [] for name in losses}
         self.stop_event: threading.Event | None = None
+        self.evaluated = False
 
     @property
     def elapsed(self) -> float:
@@ -131,10 +132,25 @@ class TrainingLoop:
         if self.evaluator is not None:
             self.log.evaluation(self.evaluator.finished())
             if now - self.last_eval >= 60 * config.eval_minutes and not self.evaluator.busy:
-                agent = snapshot(config.out / EVAL_MODEL_FILE)
-                self.evaluator.start(game, agent, config.eval_opponents, config.eval_deals, config.seed,
-                                     self.seconds, frames, games if self.games_in_eval else 0)
+                self._evaluate(frames, games, snapshot, game)
                 self.last_eval = now
+
+    def _evaluate(self, frames: int, games: int, snapshot: Callable[[Path], str], game: str) -> None:
+        config = self.config
+        assert self.evaluator is not None
+        agent = snapshot(config.out / EVAL_MODEL_FILE)
+        self.evaluator.start(game, agent, config.eval_opponents, config.eval_deals, config.seed, self.seconds,
+                             frames, games if self.games_in_eval else 0)
+        self.evaluated = True
+
+    def finish(self, frames: int, games: int, snapshot: Callable[[Path], str], game: str) -> None:
+        """The end of an invocation that reached its bound: if it was shorter than the evaluation period (no
+        evaluation started in it), evaluate the final networks now and wait for the result, so that every run
+        has a point to plot. An invocation stopped by Ctrl-C or SIGTERM stops at once."""
+        if self.evaluator is None or self.evaluated or (self.stop_event is not None and self.stop_event.is_set()):
+            return
+        self._evaluate(frames, games, snapshot, game)
+        self.log.evaluation(self.evaluator.finished(wait=True))
 
     def close(self) -> None:
         self.pool.close()

@@ -299,6 +299,7 @@ def train(config: PPOConfig, resume: bool = False, console: Console | None = Non
             progress.games += sum(chunk.games for chunk in chunks)
             progress.seconds = loop.seconds
             loop.after_step(progress.decisions, progress.games, lambda: save_checkpoint(state), snapshot, "doudizhu")
+        loop.finish(progress.decisions, progress.games, snapshot, "doudizhu")
         progress.seconds = loop.seconds
         save_checkpoint(state)
     return TrainResult(progress.games, progress.decisions, progress.seconds,

@@ -244,6 +244,7 @@ def train(config: ScrofaZeroConfig, resume: bool = False, console: Console | Non
             loop.losses["value"].append(rmse)
             progress.seconds = loop.seconds
             loop.after_step(progress.positions, progress.games, lambda: save_checkpoint(state), snapshot, "gongzhu")
+        loop.finish(progress.positions, progress.games, snapshot, "gongzhu")
         progress.seconds = loop.seconds
         save_checkpoint(state)
     hours = max(loop.elapsed, 1e-9) / 3600

@@ -48,11 +48,11 @@ def test_policies_may_carry_their_own_argument():
     ("worlds", "doudizhu", "accepted keys"),
     ("worlds=3,worlds=4", "doudizhu", "twice"),
     ("algo=mcts", "doudizhu", "one of pimc, ismcts"),
-    ("policy=nobody", "doudizhu", "accepted: distilled, dmc,"),
+    ("policy=nobody", "doudizhu", "accepted: deeprocket, distilled, dmc,"),
     ("policy=rules", "gongzhu", "accepted: mr-greed, mr-if,"),
     ("rollout=mr-if", "guandan", "accepted: distilled, dmc,"),
-    ("policy=search", "doudizhu", "accepted: distilled, dmc,"),
-    ("policy=ext:python bot.py", "doudizhu", "accepted: distilled, dmc,"),
+    ("policy=search", "doudizhu", "accepted: deeprocket, distilled, dmc,"),
+    ("policy=ext:python bot.py", "doudizhu", "accepted: deeprocket, distilled, dmc,"),
     ("rollout=mr-greed:lots", "gongzhu", "mr-greed takes no argument or a number"),
 ])
 def test_bad_options_are_refused_with_what_is_accepted(argument, game, accepted):

@@ -104,6 +104,14 @@ def read_torch_file(path: Path, what: str) -> Any:
         raise PaijuError(f"{path}: cannot read a {what}: {error}") from None
 
 
+def require_model_format(data: Any, expected: str, what: str, source: str) -> None:
+    """``PaijuError`` unless ``data`` (a model file's contents) is a dict of format ``expected``; the message names
+    ``source`` and says it is no ``what`` file, and which format it holds instead."""
+    if not isinstance(data, dict) or data.get("format") != expected:
+        found = data.get("format") if isinstance(data, dict) else type(data).__name__
+        raise PaijuError(f"{source} is not a {what} file (format {expected!r}, found {found!r})")
+
+
 def atomic_torch_save(data: Any, path: Path) -> None:
     """``torch.save`` to a temporary file beside ``path``, flushed to disk, then renamed over ``path``."""
     path = Path(path)
@@ -120,5 +128,5 @@ def atomic_torch_save(data: Any, path: Path) -> None:
         raise
 
 
-__all__ = ["FORMAT", "MODEL_FILE", "DMCModels", "atomic_torch_save", "load_models", "save_models",
-           "shipped_model_path"]
+__all__ = ["FORMAT", "MODEL_FILE", "DMCModels", "atomic_torch_save", "load_models", "require_model_format",
+           "save_models", "shipped_model_path"]

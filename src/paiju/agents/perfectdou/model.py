@@ -25,7 +25,7 @@ from typing import Any
 import torch
 from torch import nn
 
-from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file
+from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file, require_model_format
 from paiju.core.errors import PaijuError
 from paiju.games.doudizhu.abstract_actions import ABSTRACT_COUNT
 from paiju.games.doudizhu.perfectdou_features import (
@@ -154,9 +154,7 @@ class PerfectDouModels:
 
     @classmethod
     def from_dict(cls, data: Any, source: str) -> PerfectDouModels:
-        if not isinstance(data, dict) or data.get("format") != FORMAT:
-            found = data.get("format") if isinstance(data, dict) else type(data).__name__
-            raise PaijuError(f"{source} is not a PerfectDou model file (format {FORMAT!r}, found {found!r})")
+        require_model_format(data, FORMAT, "PerfectDou model", source)
         try:
             models = cls.fresh(ModelConfig.from_json(data["model"]), seed=0)
             stored = data["networks"]

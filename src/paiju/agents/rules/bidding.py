@@ -46,9 +46,14 @@ def hand_strength(hand: Sequence[int], rules: DouDizhuRules, config: BidConfig =
     return strength - config.step * max(0.0, min_steps(hand, rules) - config.par_steps)
 
 
+def highest_bid(value: float, legal: Sequence[int], thresholds: Sequence[float]) -> int:
+    """The highest legal bid k whose threshold ``thresholds[k - 1]`` ``value`` reaches; the lowest legal bid (0, a
+    pass) when it reaches none. Monotonic: a larger value never bids less."""
+    wanted = sum(1 for threshold in thresholds if value >= threshold)
+    return max((bid for bid in legal if bid <= wanted), default=min(legal))
+
+
 def choose_bid(hand: Sequence[int], legal: Sequence[int], rules: DouDizhuRules,
                config: BidConfig = BidConfig()) -> int:
     """The highest legal bid the hand's strength reaches (0, a pass, when it reaches none)."""
-    strength = hand_strength(hand, rules, config)
-    wanted = sum(1 for threshold in config.thresholds if strength >= threshold)
-    return max((bid for bid in legal if bid <= wanted), default=min(legal))
+    return highest_bid(hand_strength(hand, rules, config), legal, config.thresholds)

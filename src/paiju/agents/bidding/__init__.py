@@ -1,0 +1,77 @@
+"""A learned DouDizhu bid: a small network estimating a hand's landlord score, and the agent bidding with it.
+
+Agent spec: ``learned-bid:[OPTIONS,]AGENT`` bids with the bid model and plays with ``AGENT`` (any DouDizhu
+agent spec, e.g. ``rules``, ``dmc``, ``perfectdou:run/model.pt``; ``learned-bid`` alone plays ``rules``).
+Leading comma-separated options: ``model=PATH`` (another bid model file, default the shipped
+``weights/doudizhu.pt``) and ``thresholds=T1/T2/T3`` (the decision thresholds instead of the model file's),
+e.g. ``learned-bid:model=runs/bid.pt,thresholds=0/0.2/0.5,dmc``. A path holding a comma cannot be named here.
+Modules: ``features`` (what the network sees), ``model`` (network, model files), ``agent`` (the decision
+rule and the wrapper). Training: ``paiju train bid`` (``paiju.train.bid``). torch is imported only when an
+agent is made.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from paiju.core.errors import PaijuError
+
+if TYPE_CHECKING:
+    from paiju.agents.bidding.agent import LearnedBidAgent
+    from paiju.agents.bidding.model import BidModel
+
+SHIPPED_MODEL = Path(__file__).parent / "weights" / "doudizhu.pt"
+NAME = "learned-bid"
+OPTIONS = ("model", "thresholds")
+
+
+@lru_cache(maxsize=8)
+def _cached_model(path: str, modified: int) -> BidModel:
+    from paiju.agents.bidding.model import load_model
+
+    return load_model(Path(path))
+
+
+def model_at(path: Path | None = None) -> BidModel:
+    """The bid model of the file ``path`` (default: the shipped one), loaded once per file version."""
+    file = Path(path) if path is not None else SHIPPED_MODEL
+    if not file.is_file():
+        raise PaijuError(f"no bid model file at {file}")
+    return _cached_model(str(file.resolve()), file.stat().st_mtime_ns)
+
+
+def parse_spec(argument: str) -> tuple[dict[str, str], str]:
+    """The options and the play agent's spec of ``learned-bid:ARGUMENT`` (see the module docstring)."""
+    options: dict[str, str] = {}
+    rest = argument
+    while True:
+        head, comma, tail = rest.partition(",")
+        key, equals, value = head.partition("=")
+        if not equals or key not in OPTIONS:
+            break
+        if key in options or not value:
+            raise PaijuError(f"{NAME}: option {key!r} given twice or empty in {argument!r}")
+        options[key] = value
+        rest = tail if comma else ""
+    return options, rest or "rules"
+
+
+def make_learned_bid_agent(argument: str, seed: int) -> LearnedBidAgent:
+    """The ``learned-bid`` agent factory (``paiju.agents.register_agent``)."""
+    from paiju.agents import make_agent
+    from paiju.agents.bidding.agent import LearnedBidAgent
+    from paiju.agents.bidding.model import check_thresholds
+
+    options, player_spec = parse_spec(argument)
+    if player_spec.partition(":")[0] == NAME:
+        raise PaijuError(f"{NAME}: the play agent cannot itself be {NAME} (got {argument!r})")
+    model = model_at(Path(options["model"]) if "model" in options else None)
+    thresholds = None
+    if "thresholds" in options:
+        thresholds = check_thresholds(options["thresholds"].split("/"), f"{NAME}: thresholds")
+    return LearnedBidAgent(model, make_agent(player_spec, "doudizhu", seed), thresholds)
+
+
+__all__ = ["NAME", "SHIPPED_MODEL", "make_learned_bid_agent", "model_at", "parse_spec"]
