@@ -247,3 +247,14 @@ def test_version_is_printed():
 
     result = runner.invoke(app, ["--version"])
     assert result.exit_code == 0 and result.output.strip() == f"paiju {paiju.__version__}"
+
+
+@pytest.mark.parametrize(("given", "rounds"), [([], 1), (["--rounds", "3"], 3), (["--rounds", "0"], None)])
+def test_play_guandan_rounds_zero_is_a_whole_game(monkeypatch, given, rounds):
+    import paiju.cli
+
+    seen = {}
+    monkeypatch.setattr(paiju.cli, "_play_terminal", lambda *arguments: seen.update(rules=arguments[6]))
+    result = runner.invoke(app, ["play", "guandan", *given])
+    assert result.exit_code == 0, result.output
+    assert seen["rules"].rounds == rounds

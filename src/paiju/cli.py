@@ -151,7 +151,8 @@ def play_guandan(
     bot: Annotated[str, typer.Option(help="Agent for the other three seats (dmc: the shipped DanZero-style "
                                           "network).")] = "dmc",
     seed: Annotated[int | None, typer.Option(help="Deal seed (random if omitted).")] = None,
-    rounds: Annotated[int | None, typer.Option(help="Rounds to play; default: until a team wins at A.")] = 1,
+    rounds: Annotated[int, typer.Option(help="Rounds to play, levels carried from round to round (tribute from "
+                                             "round 2); 0: a whole game, until a team wins at A.")] = 1,
     start_level: Annotated[str, typer.Option(help="Level of the first round.")] = "2",
 ) -> None:
     """Play GuanDan in the terminal with a bot partner against two bots (tribute included from round 2)."""
@@ -159,7 +160,7 @@ def play_guandan(
     from paiju.play.guandan_view import GuanDanView
 
     _play_terminal("guandan", GuanDanView(), seat, bot, "rules", seed,
-                   GuanDanRules(rounds=rounds, start_level=start_level), "GuanDan")
+                   GuanDanRules(rounds=rounds or None, start_level=start_level), "GuanDan")
 
 
 def _play_terminal(game_name: str, view: object, seat: int, bot: str, hint: str, seed: int | None, rules: object,

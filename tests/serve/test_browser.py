@@ -124,7 +124,8 @@ def take_turn(page: Page) -> None:
     if bids.count():
         bids.last.click()
         return
-    page.get_by_test_id("hint").click()
+    page.get_by_test_id("hint").click()  # the adviser (the search) answers in a moment
+    expect(page.get_by_test_id("message")).to_contain_text(re.compile(r"Hint|pass"), timeout=60_000)
     if page.locator(".card-hand.selected").count() == 0:
         page.get_by_test_id("pass").click()
         return
@@ -200,6 +201,32 @@ def test_doudizhu_game_played_by_clicking_bids_plays_and_replays(page: Page, are
     screenshot(page, "lobby")
 
 
+def test_doudizhu_from_the_keyboard_with_the_advisers_hint(page: Page):
+    page.get_by_test_id("game-select").select_option("doudizhu")
+    expect(page.get_by_test_id("rule-mode")).to_have_value("full")  # people bid unless they ask otherwise
+    expect(page.get_by_test_id("seat-1").locator("option[value=rules]")).to_have_text("rules — hand-written heuristics")
+    create_table(page, "doudizhu", {"mode": "research"}, seed=DOUDIZHU_SEED)
+    assert wait_for_turn_or_result(page)  # research mode: seat 0 is the landlord and leads
+    page.evaluate("document.activeElement && document.activeElement.blur()")
+    hand = page.locator("[data-testid=hand] [data-testid=card]")
+    assert hand.count() == 20
+    rank = hand.first.get_attribute("data-card")
+    copies = page.locator(f"[data-testid=hand] [data-card='{rank}']").count()
+    selected = page.locator(".card-hand.selected")
+    for count in range(1, copies + 1):
+        page.keyboard.press(rank)
+        expect(selected).to_have_count(count)
+    page.keyboard.press(rank)  # every card of the rank is selected: the key clears them
+    expect(selected).to_have_count(0)
+    page.keyboard.press("h")
+    expect(page.get_by_test_id("message")).to_contain_text("Hint from search", timeout=60_000)
+    chosen = selected.count()
+    assert chosen > 0, "a leader cannot pass: the hint is a play"
+    page.keyboard.press("Enter")
+    expect(page.locator("[data-testid=log] li", has_text="You: ")).to_have_count(1)
+    expect(hand).to_have_count(20 - chosen)
+
+
 def test_gongzhu_game_counter_ai_panel_and_refused_selection(page: Page, arena_url: str):
     create_table(page, "gongzhu")
     assert wait_for_turn_or_result(page)
@@ -260,7 +287,7 @@ def test_guandan_wild_cards_offer_every_reading_then_moves_by_clicking(page: Pag
 
 def test_a_guandan_round_played_to_the_end_by_clicking_then_replayed(page: Page, arena_url: str):
     page.get_by_test_id("game-select").select_option("guandan")
-    page.get_by_test_id("rule-rounds").fill("1")
+    expect(page.get_by_test_id("rule-rounds")).to_have_value("1")  # people get one round unless they ask
     page.get_by_test_id("seed").fill(str(GUANDAN_SEED))
     page.get_by_test_id("create-table").click()
     page.get_by_test_id("table-view").wait_for()
@@ -291,9 +318,9 @@ def test_an_open_seat_is_taken_from_the_lobby_in_another_browser(browser: Browse
 
 def test_a_refused_table_shows_the_server_reason(page: Page):
     page.get_by_test_id("game-select").select_option("guandan")
-    page.get_by_test_id("rule-rounds").fill("0")
+    page.get_by_test_id("rule-a_attempts").fill("0")
     page.get_by_test_id("create-table").click()
-    expect(page.get_by_test_id("lobby-error")).to_contain_text("rounds")
+    expect(page.get_by_test_id("lobby-error")).to_contain_text("a_attempts")
     expect(page.get_by_test_id("lobby")).to_be_visible()
 
 

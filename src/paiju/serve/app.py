@@ -14,6 +14,7 @@ from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
 from paiju.serve.http_api import api_router
+from paiju.serve.leaderboard import Leaderboard
 from paiju.serve.limits import BodyLimit, redact_tokens_in_server_logs
 from paiju.serve.lobby import Lobby
 from paiju.serve.platform import platform_router
@@ -46,17 +47,19 @@ def create_app(settings: ServeSettings | None = None) -> FastAPI:
     app.state.settings, app.state.store, app.state.lobby = settings, store, lobby
     app.add_exception_handler(RequestValidationError, _validation_refusal)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
-    app.include_router(api_router(lobby, store, FrameCache(store)))
+    app.include_router(api_router(lobby, store, FrameCache(store), Leaderboard(store)))
     app.include_router(seat_router(lobby))
     app.include_router(platform_router(store, settings))
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
 
-    @app.get("/", include_in_schema=False)
-    def lobby_page() -> FileResponse:
-        page = settings.static_dir / "index.html"
-        if not page.is_file():
-            raise HTTPException(status.HTTP_404_NOT_FOUND, "the lobby page is not installed")
-        return FileResponse(page)
+    def page(name: str, what: str) -> FileResponse:
+        path = settings.static_dir / name
+        if not path.is_file():
+            raise HTTPException(status.HTTP_404_NOT_FOUND, f"the {what} page is not installed")
+        return FileResponse(path)
+
+    app.get("/", include_in_schema=False)(lambda: page("index.html", "lobby"))
+    app.get("/leaderboard", include_in_schema=False)(lambda: page("leaderboard.html", "leaderboard"))
 
     return app
 

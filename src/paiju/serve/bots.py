@@ -26,6 +26,33 @@ def offered_agents(game: str) -> list[str]:
     return agent_names(game, bare=True)
 
 
+DESCRIPTIONS = {
+    "random": "a random legal move (the weakest)",
+    "rules": "hand-written heuristics",
+    "mr-if": "hand-written heuristics (ScrofaZero's Mr. If)",
+    "mr-greed": "hand-written heuristics, strong (ScrofaZero's Mr. Greed)",
+    "dmc": "learned by self-play (Deep Monte-Carlo, as DouZero and DanZero)",
+    "perfectdou": "learned by PPO with a critic that saw every hand (PerfectDou); about level with rules",
+    "deeprocket": "learned from perfectdou's games (DeepRocket's supervised CNNs)",
+    "scrofazero": "learned by MCTS self-play (ScrofaZero)",
+    "search": "searches sampled deals with rule-bot rollouts: the strongest, and slower",
+    "distilled": "the search distilled into a network",
+    "learned-bid": "rules play, with bids from a learned bid model",
+}
+"""The one-line description the lobby shows beside each agent, with a hint of its strength (BENCHMARKS.md)."""
+
+ADVISERS = {"doudizhu": ("search", "perfectdou", "dmc", "rules"), "guandan": ("search", "dmc", "rules"),
+            "gongzhu": ("search", "scrofazero", "mr-greed")}
+"""The agents the table's Hint asks, strongest first: the search (stronger than the policies it simulates:
+BENCHMARKS.md, "Search against the rule bots"), else the best shipped network, else the rule bot."""
+
+
+def adviser(game: str) -> str | None:
+    """The strongest offered agent of ``ADVISERS[game]`` (the first offered agent for another game)."""
+    offered = offered_agents(game)
+    return next((name for name in ADVISERS.get(game, ()) if name in offered), offered[0] if offered else None)
+
+
 def make_bot(name: str, game: str, seed: int) -> Agent:
     """The offered agent ``name`` for ``game``; ``PaijuError`` naming the offered ones otherwise, and for a
     ``PerfectInformationAgent`` (it would see the hidden hands)."""

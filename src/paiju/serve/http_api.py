@@ -18,7 +18,8 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from paiju.core.errors import PaijuError
 from paiju.core.registry import game_names, load_game
-from paiju.serve.bots import offered_agents
+from paiju.serve.bots import DESCRIPTIONS, adviser, offered_agents
+from paiju.serve.leaderboard import Leaderboard
 from paiju.serve.lobby import ClientLimitReached, Lobby, TableNotFound, TooManyTables
 from paiju.serve.replay_frames import FrameCache
 from paiju.serve.seats import SeatKind
@@ -62,8 +63,9 @@ def client_address(request: Request) -> str:
     return request.client.host if request.client is not None else ""
 
 
-def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache) -> APIRouter:
-    """The ``/api`` routes over ``lobby`` (tables in memory), ``store`` (finished games) and ``frame_cache``.
+def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache, leaderboard: Leaderboard) -> APIRouter:
+    """The ``/api`` routes over ``lobby`` (tables in memory), ``store`` (finished games), ``frame_cache`` and
+    ``leaderboard`` (ratings over the finished games).
 
     Routes touching tables are coroutines: tables live on the event loop and are never touched from a thread.
     """
@@ -71,9 +73,12 @@ def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache) -> APIRo
 
     @router.get("/games")
     def games() -> dict[str, Any]:
-        """Every game with its seat count, the agents offered as bots and its default rules."""
+        """Every game with its seat count, the agents offered as bots (with a line on each), the adviser Hint asks
+        and its default rules."""
         return {"games": {name: {"num_players": load_game(name).num_players, "agents": offered_agents(name),
-                                 "default_rules": load_game(name).default_rules().to_json()}
+                                 "descriptions": {agent: DESCRIPTIONS[agent] for agent in offered_agents(name)
+                                                  if agent in DESCRIPTIONS},
+                                 "adviser": adviser(name), "default_rules": load_game(name).default_rules().to_json()}
                           for name in game_names()}}
 
     @router.post("/tables", status_code=status.HTTP_201_CREATED)
@@ -105,6 +110,11 @@ def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache) -> APIRo
     async def records(limit: Annotated[int, Query(ge=1, le=MAX_RECORDS_LISTED)] = 50) -> list[dict[str, Any]]:
         """The most recent finished games, newest first."""
         return await asyncio.to_thread(store.list_finished, limit)
+
+    @router.get("/leaderboard")
+    async def leaderboard_json() -> dict[str, Any]:
+        """Every game's ratings (``paiju.serve.leaderboard``), brought up to date with the games stored since."""
+        return await asyncio.to_thread(leaderboard.to_json)
 
     @router.get("/records/{record_id}")
     async def record(record_id: str) -> dict[str, Any]:

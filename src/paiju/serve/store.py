@@ -113,6 +113,14 @@ class GameStore:
             raise RecordNotFound(f"no finished game has record id {record_id!r}")
         return json.loads(row[0])
 
+    def finished_since(self, number: int) -> list[tuple[int, dict[str, Any]]]:
+        """``(number, summary)`` of every finished game stored after game ``number`` (0: all), oldest first;
+        ``number`` only grows, so a reader can ask for what is new."""
+        with self._connection() as connection:
+            rows = connection.execute("SELECT number, record_id, game, seats, result, finished FROM finished_games "
+                                      "WHERE number > ? ORDER BY number", (number,)).fetchall()
+        return [(row[0], _summary(row[1:])) for row in rows]
+
     def finished_records(self, game: str | None = None, since: str | None = None, until: str | None = None
                          ) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
         """``(summary, record)`` of every finished game, oldest first: only ``game``'s when given, and only those

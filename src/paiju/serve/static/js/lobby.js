@@ -10,6 +10,7 @@ const REFRESH_MS = 3000;
 /** An input for one rule, typed after its default value; `read()` gives the value back in that type. */
 function ruleField(game, key, value) {
   const choices = (GAMES[game].ruleChoices || {})[key];
+  const labels = (GAMES[game].ruleLabels || {})[key] || {};
   const testid = `rule-${key}`;
   if (typeof value === "boolean") {
     const input = el("input", {type: "checkbox", dataset: {testid}});
@@ -18,9 +19,9 @@ function ruleField(game, key, value) {
   }
   if (choices) {
     const input = el("select", {dataset: {testid}}, choices.map((choice) => el("option", {value: String(choice)},
-      String(choice))));
+      labels[String(choice)] || String(choice))));
     input.value = String(value);
-    return {input, read: () => (typeof value === "number" ? Number(input.value) : input.value)};
+    return {input, read: () => choices.find((choice) => String(choice) === input.value)};
   }
   const numeric = typeof value === "number" || value === null;
   const input = el("input", {type: numeric ? "number" : "text", placeholder: value === null ? "none" : "",
@@ -51,7 +52,8 @@ export class Lobby {
     this.recordsArea = el("div", {dataset: {testid: "records"}});
     fill(root, el("section", {class: "lobby", dataset: {testid: "lobby"}},
       el("header", {class: "topbar"}, el("h1", {}, "paiju arena"),
-        el("span", {class: "subtitle"}, "DouDizhu, GuanDan and Gongzhu against paiju's bots, or each other")),
+        el("span", {class: "subtitle"}, "DouDizhu, GuanDan and Gongzhu against paiju's bots, or each other"),
+        el("a", {href: "/leaderboard", dataset: {testid: "leaderboard-link"}}, "Leaderboard")),
       el("div", {class: "lobby-grid"},
         el("section", {class: "panel new-table"}, el("h2", {}, "New table"),
           el("label", {}, "Game ", this.gameSelect),
@@ -75,7 +77,9 @@ export class Lobby {
   renderForm() {
     const game = this.gameSelect.value;
     const info = this.gamesInfo[game];
-    const options = [...info.agents.map((name) => [name, `${name} (built-in bot)`]),
+    const described = (name) => ((info.descriptions || {})[name] ? `${name} — ${info.descriptions[name]}`
+      : `${name} (built-in bot)`);
+    const options = [...info.agents.map((name) => [name, described(name)]),
       ["open", "open (anyone may join)"], ["human", "a person (you hold the seat)"]];
     this.seatSelects = [];
     const rows = [el("div", {class: "seat-choice"}, el("span", {}, "Seat 0"), el("strong", {}, "You"))];
@@ -87,7 +91,9 @@ export class Lobby {
       rows.push(el("label", {class: "seat-choice"}, el("span", {}, `Seat ${seat}`), select));
     }
     fill(this.seatArea, rows);
-    this.ruleFields = Object.entries(info.default_rules).map(([key, value]) => [key, ruleField(game, key, value)]);
+    const forPeople = GAMES[game].lobbyRules || {};
+    this.ruleFields = Object.entries(info.default_rules)
+      .map(([key, value]) => [key, ruleField(game, key, key in forPeople ? forPeople[key] : value)]);
     fill(this.rulesArea, this.ruleFields.map(([key, field]) => el("label", {class: "rule"},
       el("span", {}, key.replaceAll("_", " ")), field.input)));
   }

@@ -24,6 +24,12 @@ function seatNamer(seats, me) {
   };
 }
 
+/** A candidate's value with three decimals; values equal to that precision print equally (-8.88e-16 is 0.000). */
+export function formatScore(score) {
+  const rounded = Math.round(Number(score) * 1000) / 1000;
+  return (rounded === 0 ? 0 : rounded).toFixed(3);
+}
+
 export class LiveTable {
   constructor(root, {tableId, seat, token, gamesInfo}) {
     this.tableId = tableId;
@@ -41,6 +47,8 @@ export class LiveTable {
     this.sent = false;
     this.asking = false;
     this.candidates = null;
+    this.advice = null;
+    this.adviceAsked = false;
     this.hintIndex = 0;
     this.choices = [];
     this.note = "";
@@ -69,7 +77,7 @@ export class LiveTable {
     this.passButton = el("button", {type: "button", dataset: {testid: "pass"}, onclick: () => this.pass()}, "Pass");
     this.hintButton = el("button", {type: "button", dataset: {testid: "hint"}, onclick: () => this.hint()}, "Hint");
     this.clearButton = el("button", {type: "button", dataset: {testid: "clear"},
-      onclick: () => { this.hand.select(new Set()); this.choices = []; this.renderControls(); }}, "Clear");
+      onclick: () => this.clearSelection()}, "Clear");
     this.infoArea = el("div", {class: "panel-body"});
     this.counterArea = el("div", {class: "counter-area"});
     this.counterToggle = el("button", {type: "button", dataset: {testid: "counter-toggle"},
@@ -95,9 +103,45 @@ export class LiveTable {
           el("section", {class: "panel"}, el("h2", {}, "Moves"), this.logList))),
       this.overlay));
     this.keyHandler = (event) => {
-      if (event.key === "Enter" && event.target === document.body && this.myTurn()) this.play();
+      if (event.target !== document.body || !this.myTurn() || event.ctrlKey || event.metaKey || event.altKey) return;
+      if (this.onKey(event.key)) event.preventDefault();
     };
     window.addEventListener("keydown", this.keyHandler);
+  }
+
+  /** Keyboard play: a rank key (3-9, 0 or T for 10, J, Q, K, A, 2, B and R for the DouDizhu jokers) selects
+   * the next card of that rank, then clears them all; Enter plays, P passes, H hints, Escape clears. */
+  onKey(key) {
+    const command = {Enter: () => this.play(), Escape: () => this.clearSelection(), p: () => this.pass(),
+                     P: () => this.pass(), h: () => this.hint(), H: () => this.hint()}[key];
+    if (command) {
+      command();
+      return true;
+    }
+    const rank = key === "0" || key === "t" ? "T" : key.toUpperCase();
+    const ranked = this.hand.cards.map((card, index) => [this.rankKey(card), index]).filter(([r]) => r === rank);
+    if (key.length !== 1 || ranked.length === 0) return false;
+    const next = ranked.find(([, index]) => !this.hand.selected.has(index));
+    if (next) this.hand.set(next[1], true);
+    else for (const [, index] of ranked) this.hand.set(index, false);
+    this.choices = [];
+    this.say("");
+    this.renderControls();
+    return true;
+  }
+
+  /** The key that selects `card`: its rank as the card shows it, 10 as T; a joker by its own letter. */
+  rankKey(card) {
+    const face = this.game.face(card, this.obs);
+    if (face.joker) return card.slice(-1).toUpperCase();
+    return face.rank === "10" ? "T" : String(face.rank).toUpperCase();
+  }
+
+  clearSelection() {
+    this.hand.select(new Set());
+    this.choices = [];
+    this.say("");
+    this.renderControls();
   }
 
   dispose() {
@@ -151,6 +195,7 @@ export class LiveTable {
 
   onWelcome(message) {
     this.game = gameModule(message.game);
+    this.adviser = (this.gamesInfo[message.game] || {}).adviser || null;
     this.seats = message.seats;
     this.seatName = seatNamer(this.seats, this.me);
     this.title.textContent = `${this.game.title} · table ${this.tableId} · seat ${this.me}`;
@@ -188,6 +233,8 @@ export class LiveTable {
     this.deadlineAt = Date.now() + message.deadline * 1000;
     this.sent = false;
     this.candidates = null;
+    this.advice = null;
+    this.adviceAsked = false;
     this.hintIndex = 0;
     this.choices = [];
     fill(this.candidateList);
@@ -209,6 +256,7 @@ export class LiveTable {
   onError(message) {
     this.sent = false;
     if (this.asking) fill(this.candidateList);
+    if (this.advice === null) this.adviceAsked = false;
     this.asking = false;
     this.render();
     this.say(message.message, "error");
@@ -218,10 +266,14 @@ export class LiveTable {
     this.asking = false;
     this.candidates = message.candidates;
     this.hintIndex = 0;
+    if (this.adviceAsked && this.advice === null && message.agent === this.adviser) {
+      this.advice = message.candidates;
+      if (this.myTurn()) this.hint();
+    }
     fill(this.candidateList, message.candidates.map((candidate) => el("li", {
       class: "candidate", dataset: {testid: "candidate"}, onclick: () => this.takeSuggestion(candidate.action),
     }, el("span", {class: "candidate-label"}, this.game.actionLabel(candidate.action)),
-    el("span", {class: "score"}, Number(candidate.score).toPrecision(3)))));
+    el("span", {class: "score"}, formatScore(candidate.score)))));
     if (message.candidates.length === 0) fill(this.candidateList, el("li", {}, "no suggestion"));
   }
 
@@ -372,8 +424,30 @@ export class LiveTable {
     if (pass !== undefined) this.submit(pass);
   }
 
+  /** Hint: the move the strongest offered agent (the game's adviser) would make, asked once per decision;
+   * pressing Hint again steps through its next best moves, then the other legal plays. */
   hint() {
-    const plays = hintOrder(this.game, this.legal, this.candidates);
+    if (!this.myTurn()) return;
+    if (this.adviser && this.advice === null) {
+      if (!this.adviceAsked) {
+        this.adviceAsked = true;
+        this.asking = true;
+        fill(this.candidateList, el("li", {}, "thinking…"));
+        this.send({type: "explain", agent: this.adviser});
+      }
+      this.say(`Asking ${this.adviser} for a hint…`);
+      return;
+    }
+    const best = this.advice && this.advice[this.hintIndex];
+    if (best && (this.game.actionCards(best.action) === null || this.game.isPass(best.action))) {
+      this.hintIndex += 1;
+      this.hand.select(new Set());
+      this.choices = [];
+      this.renderControls();
+      this.say(`Hint from ${this.adviser}: ${this.game.actionLabel(best.action)}`);
+      return;
+    }
+    const plays = hintOrder(this.game, this.legal, this.advice || this.candidates);
     if (plays.length === 0) {
       this.say(this.legal.some((action) => this.game.isPass(action))
         ? "Nothing here beats the last play: pass." : "Choose one of the buttons above.");
@@ -382,7 +456,8 @@ export class LiveTable {
     const action = plays[this.hintIndex % plays.length];
     this.hintIndex += 1;
     this.selectAction(action);
-    this.say(`Hint ${((this.hintIndex - 1) % plays.length) + 1} of ${plays.length}: ${this.game.actionLabel(action)}`);
+    const from = this.advice ? ` from ${this.adviser}` : "";
+    this.say(`Hint${from} ${((this.hintIndex - 1) % plays.length) + 1} of ${plays.length}: ${this.game.actionLabel(action)}`);
   }
 
   selectAction(action) {

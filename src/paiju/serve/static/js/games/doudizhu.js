@@ -42,7 +42,9 @@ function seenCards(view, me, hand) {
 
 export const doudizhu = {
   title: "Dou Dizhu",
-  ruleChoices: {mode: ["research", "full"]},
+  ruleChoices: {mode: ["full", "research"]},
+  ruleLabels: {mode: {full: "full: bidding, then play", research: "research: seat 0 is the landlord, no bidding"}},
+  lobbyRules: {mode: "full"},
   face,
   handCards: (hand) => [...hand],
   /** Higher sorts first: jokers and twos on the left. */

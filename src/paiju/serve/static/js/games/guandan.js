@@ -51,7 +51,10 @@ function teamLevel(view, seat, me) {
 
 export const guandan = {
   title: "GuanDan",
-  ruleChoices: {start_level: [...RANKS]},
+  ruleChoices: {start_level: [...RANKS], rounds: [1, null]},
+  ruleLabels: {rounds: {1: "one round (about 5 minutes)",
+                        null: "a game to A (usually 10 to 20 rounds: an hour or more)"}},
+  lobbyRules: {rounds: 1},
   face,
   handCards: (hand) => [...hand],
   sortKey: (card, view) => power(card, view.level) * 4 + SUIT_ORDER.indexOf(card[0]),

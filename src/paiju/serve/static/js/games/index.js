@@ -1,6 +1,7 @@
 // The games the browser can draw, by the server's game name. Each module describes its game to the generic
 // table, hand, counter and replay code with the same members:
-//   title, ruleChoices {rule: [choices]}, canPass;
+//   title, ruleChoices {rule: [choices]}, ruleLabels {rule: {choice: label}} and lobbyRules {rule: value} (the
+//   lobby's choice for people where it differs from the engine's default), canPass;
 //   face(card, view) -> {rank, suit?, red, joker?, wild?, title}; handCards(obs hand) -> [card];
 //   sortKey(card, view) (higher is drawn further left); cardsLeft(view, seat);
 //   actionCards(action) -> [card] or null for a non-card choice (a bid); isPass(action); actionLabel(action);

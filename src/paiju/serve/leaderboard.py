@@ -1,0 +1,118 @@
+"""The arena's leaderboard: a rating of every agent, person and network bot over the finished games it played.
+
+Ratings are OpenSkill's Plackett-Luce model (Weng & Lin 2011, the ``openskill`` library), one table per game
+(skill at DouDizhu says little about Gongzhu). Each finished game is one match between *sides*: the seats with
+the same payoff (DouDizhu's landlord alone against the two peasants; GuanDan's and Gongzhu's partners), ranked
+by payoff, equal payoffs tied. A name that sits on two sides of one game (``rules`` against ``rules``) learns
+nothing from it and keeps its rating; the game still counts as played. A side's members are its distinct
+names.
+
+Shown per name: the rating as the ordinal μ − 3σ (a conservative estimate: 99.7 % of the belief lies above it),
+μ and σ, games played, games its side won (a positive payoff), and its mean payoff per game.
+
+Incremental: the leaderboard remembers the last stored game it has rated and, when asked, rates only the games
+stored since (``refresh``), in the order they were stored, so ratings are the same as a recomputation from
+scratch. A store that has deleted games (``paiju serve --keep-games``) is rated over the games it still holds
+when the leaderboard starts.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from openskill.models import PlackettLuce, PlackettLuceRating
+
+from paiju.serve.store import GameStore
+
+
+@dataclass
+class Standing:
+    """One name's record at one game."""
+
+    rating: PlackettLuceRating
+    games: int = 0
+    wins: int = 0
+    payoff: float = 0.0
+
+    def to_json(self, name: str) -> dict[str, Any]:
+        return {"name": name, "rating": round(self.rating.ordinal(), 3), "mu": round(self.rating.mu, 3),
+                "sigma": round(self.rating.sigma, 3), "games": self.games, "wins": self.wins,
+                "mean_payoff": round(self.payoff / self.games, 3) if self.games else 0.0}
+
+
+@dataclass
+class GameTable:
+    """The standings at one game."""
+
+    standings: dict[str, Standing] = field(default_factory=dict)
+
+
+def sides(seats: list[str], payoffs: list[float]) -> list[tuple[float, list[str]]]:
+    """The game's sides, best payoff first: ``(payoff, distinct names)`` per group of seats with equal payoffs."""
+    grouped: dict[float, list[str]] = {}
+    for name, payoff in zip(seats, payoffs, strict=True):
+        members = grouped.setdefault(payoff, [])
+        if name not in members:
+            members.append(name)
+    return sorted(grouped.items(), key=lambda side: -side[0])
+
+
+class Leaderboard:
+    """Ratings over the finished games of ``store``, brought up to date by ``refresh``."""
+
+    def __init__(self, store: GameStore) -> None:
+        self.store = store
+        self.model = PlackettLuce()
+        self.tables: dict[str, GameTable] = {}
+        self.last = 0
+        self.rated = 0
+        self.lock = threading.Lock()
+
+    def refresh(self) -> None:
+        """Rate the games stored since the last refresh."""
+        with self.lock:
+            for number, summary in self.store.finished_since(self.last):
+                self._rate(summary)
+                self.last = number
+                self.rated += 1
+
+    def _rate(self, summary: dict[str, Any]) -> None:
+        table = self.tables.setdefault(summary["game"], GameTable())
+        seats, payoffs = summary["seats"], summary["result"]["payoffs"]
+        for name, payoff in zip(seats, payoffs, strict=True):
+            standing = self._standing(table, name)
+            standing.games += 1
+            standing.wins += payoff > 0
+            standing.payoff += payoff
+        ranked = sides(seats, payoffs)
+        twice = {name for _, members in ranked for name in members
+                 if sum(name in others for _, others in ranked) > 1}
+        teams = [(payoff, [name for name in members if name not in twice]) for payoff, members in ranked]
+        teams = [(payoff, members) for payoff, members in teams if members]
+        if len(teams) < 2:
+            return
+        ranks = [sum(1 for other, _ in teams if other > payoff) for payoff, _ in teams]
+        rated = self.model.rate([[table.standings[name].rating for name in members] for _, members in teams],
+                                ranks=ranks)
+        for (_, members), ratings in zip(teams, rated, strict=True):
+            for name, rating in zip(members, ratings, strict=True):
+                table.standings[name].rating = rating
+
+    def _standing(self, table: GameTable, name: str) -> Standing:
+        if name not in table.standings:
+            table.standings[name] = Standing(self.model.rating(name=name))
+        return table.standings[name]
+
+    def to_json(self) -> dict[str, Any]:
+        """Every game's standings, best rating first (after a ``refresh``)."""
+        self.refresh()
+        with self.lock:
+            return {"games_rated": self.rated, "model": "OpenSkill Plackett-Luce; rating = mu - 3 sigma",
+                    "games": {game: sorted((standing.to_json(name) for name, standing in table.standings.items()),
+                                           key=lambda row: (-row["rating"], row["name"]))
+                              for game, table in sorted(self.tables.items())}}
+
+
+__all__ = ["Leaderboard", "Standing", "sides"]
