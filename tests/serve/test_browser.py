@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,6 +20,8 @@ import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 
+from paiju.games.doudizhu import DouDizhu, DouDizhuRules
+from paiju.games.doudizhu.cards import format_cards
 from paiju.games.gongzhu import player_score
 from paiju.serve.settings import ServeSettings
 
@@ -62,10 +65,10 @@ def arena_settings(tmp_path: Path) -> ServeSettings:
 
 
 @contextmanager
-def lobby_page(browser: Browser, arena_url: str) -> Iterator[Page]:
-    """A page on the lobby in a browser context of its own (its own seat tokens); any script error on it
-    fails the test."""
-    context = browser.new_context(viewport={"width": 1400, "height": 950})
+def lobby_page(browser: Browser, arena_url: str, width: int = 1400, height: int = 950) -> Iterator[Page]:
+    """A page on the lobby in a browser context of its own (its own seat tokens), on a screen of ``width`` ×
+    ``height``; any script error on it fails the test."""
+    context = browser.new_context(viewport={"width": width, "height": height})
     page = context.new_page()
     page.set_default_timeout(STEP_MS)
     errors: list[str] = []
@@ -195,10 +198,29 @@ def test_doudizhu_game_played_by_clicking_bids_plays_and_replays(page: Page, are
     assert record["game"] == "doudizhu" and record["rules"]["mode"] == "full" and record["seed"] == DOUDIZHU_SEED
     assert record["actions"][0] == [0, 3]
     assert shown_payoffs(page) == record["result"]["payoffs"]
+    revealed = page.get_by_test_id("revealed-hand")
+    expect(revealed).to_have_count(3)  # the game is over: every hand as dealt, face up
+    for seat, hand in enumerate(record["deals"][-1]["hands"]):
+        cards = revealed.nth(seat).get_by_test_id("card")
+        assert sorted(cards.evaluate_all("nodes => nodes.map((node) => node.dataset.card)")) == sorted(hand)
     check_replay(page, "doudizhu", seats=3)
     page.get_by_test_id("lobby-link").click()
     expect(page.get_by_test_id("record")).to_have_count(1)
     screenshot(page, "lobby")
+
+
+def cannot_join(card: str) -> list[str]:
+    """The cards of seat 0's hand (research mode, the deal of ``DOUDIZHU_SEED``) that no legal lead holds together
+    with one ``card``: those the page dims once ``card`` is selected."""
+    state = DouDizhu().new_state(DOUDIZHU_SEED, DouDizhuRules())
+    plays = [Counter(move.cards) for move in state.legal_actions() if move.cards]
+    hand = Counter(format_cards(state.hands[0]))
+    dimmed = []
+    for other, count in hand.items():
+        wanted = Counter({card: 1}) + Counter({other: 1})
+        if not any(all(play[c] >= n for c, n in wanted.items()) for play in plays):
+            dimmed += [other] * (count - (other == card))
+    return sorted(dimmed)
 
 
 def test_doudizhu_from_the_keyboard_with_the_advisers_hint(page: Page):
@@ -210,10 +232,16 @@ def test_doudizhu_from_the_keyboard_with_the_advisers_hint(page: Page):
     page.evaluate("document.activeElement && document.activeElement.blur()")
     hand = page.locator("[data-testid=hand] [data-testid=card]")
     assert hand.count() == 20
+    expect(page.get_by_test_id("prompt")).to_have_text("You lead: play any combination.")
+    dimmed = page.locator("[data-testid=hand] .card-hand.dim")
+    expect(dimmed).to_have_count(0)  # any card leads, alone
     rank = hand.first.get_attribute("data-card")
     copies = page.locator(f"[data-testid=hand] [data-card='{rank}']").count()
     selected = page.locator(".card-hand.selected")
-    for count in range(1, copies + 1):
+    page.keyboard.press(rank)
+    expect(selected).to_have_count(1)
+    assert sorted(dimmed.evaluate_all("nodes => nodes.map((node) => node.dataset.card)")) == cannot_join(rank)
+    for count in range(2, copies + 1):
         page.keyboard.press(rank)
         expect(selected).to_have_count(count)
     page.keyboard.press(rank)  # every card of the rank is selected: the key clears them
@@ -225,6 +253,32 @@ def test_doudizhu_from_the_keyboard_with_the_advisers_hint(page: Page):
     page.keyboard.press("Enter")
     expect(page.locator("[data-testid=log] li", has_text="You: ")).to_have_count(1)
     expect(hand).to_have_count(20 - chosen)
+    play_to_the_end(page)
+    expect(page.get_by_test_id("revealed-hand")).to_have_count(3)
+    finished = page.url
+    page.get_by_test_id("play-again").click()  # a new table: you in seat 0, the same two bots, a new deal
+    expect(page).not_to_have_url(finished)
+    expect(page.get_by_test_id("connection")).to_have_text("connected")
+    assert wait_for_turn_or_result(page)
+    expect(page.get_by_test_id("hand").get_by_test_id("card")).to_have_count(20)  # research mode again: landlord
+
+
+def right_edges(page: Page, selector: str) -> list[float]:
+    return page.locator(selector).evaluate_all("nodes => nodes.map((node) => node.getBoundingClientRect().right)")
+
+
+@pytest.mark.parametrize("game", ["guandan", "doudizhu"])
+def test_a_phone_screen_shows_everything_without_sideways_scrolling(browser: Browser, arena_url: str, game: str):
+    with lobby_page(browser, arena_url, width=390, height=844) as page:
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+        create_table(page, game, seed=GUANDAN_SEED if game == "guandan" else DOUDIZHU_SEED)
+        assert wait_for_turn_or_result(page)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+        assert max(right_edges(page, "[data-testid=hand] [data-testid=card]")) <= 390  # the hand wraps
+        assert max(right_edges(page, "[data-testid=controls] button, .controls button")) <= 390
+        screenshot(page, f"{game}-phone")
+        take_turn(page)
+        expect(page.locator("[data-testid=log] li", has_text="You: ")).to_have_count(1)
 
 
 def test_gongzhu_game_counter_ai_panel_and_refused_selection(page: Page, arena_url: str):
@@ -245,6 +299,8 @@ def test_gongzhu_game_counter_ai_panel_and_refused_selection(page: Page, arena_u
     page.get_by_test_id("ai-ask").click()
     first = page.get_by_test_id("candidate").first
     first.wait_for()
+    expect(page.get_by_test_id("ai-scale")).to_have_text("mr-if's values: 1 for the move the agent chooses, 0 for "
+                                                          "the others")
     first.click()
     chosen = page.locator(".card-hand.selected")
     assert chosen.count() == 1
@@ -273,7 +329,7 @@ def test_guandan_wild_cards_offer_every_reading_then_moves_by_clicking(page: Pag
     screenshot(page, "guandan-table")
     choices.first.click()
     mine = page.locator("[data-testid=log] li", has_text="You: ")
-    expect(mine).to_have_text(["You: Bomb 3"])
+    expect(mine).to_have_text(["You: Bomb 3: 2♥ 2♥ 3♣ 3♣ 3♦"])  # the log names the cards
     page.reload()
     expect(page.get_by_test_id("connection")).to_have_text("connected")
     expect(page.get_by_test_id("hand").get_by_test_id("card")).to_have_count(27 - 5)

@@ -12,6 +12,7 @@ import pytest
 import websockets
 
 from paiju import load_game
+from paiju.agents import make_agent
 from paiju.agents.external import canonical_json
 from paiju.serve import tables
 
@@ -224,6 +225,8 @@ def test_explain_scores_the_seats_own_decision(arena, game_name):
 
     act, answer = run(ask())
     assert answer["type"] == "explain" and answer["agent"] == agent
+    expected_scale = make_agent(agent, game_name, 0).scale(game.new_state(30).observation(0))
+    assert answer["scale"] and (game_name == "doudizhu" or answer["scale"] == expected_scale)
     candidates = answer["candidates"]
     assert 1 <= len(candidates) <= 8
     assert len(candidates) == min(8, len(act["legal"]))

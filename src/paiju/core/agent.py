@@ -32,6 +32,8 @@ class Agent(ABC):
     """A player. ``act`` must return an element of ``legal``."""
 
     name: str = "agent"
+    score_scale: str = "1 for the move the agent chooses, 0 for the others"
+    """What ``explain``'s scores mean, in one line (the arena's AI panel shows it beside them)."""
 
     def begin(self, game: str, seat: int, rules: dict[str, JSON]) -> None:  # noqa: B027
         """A new game (or GuanDan round) starts, with this agent at ``seat``."""
@@ -44,6 +46,11 @@ class Agent(ABC):
         """Scored candidates, best first; agents without values rank their choice first."""
         choice = self.act(observation, legal)
         return [ScoredAction(choice, 1.0)] + [ScoredAction(a, 0.0) for a in legal if a != choice]
+
+    def scale(self, observation: Any) -> str:
+        """``score_scale`` for the decision at ``observation`` (agents that hand some phases to another agent
+        say that agent's scale there)."""
+        return self.score_scale
 
     def finish(self, result: dict[str, JSON]) -> None:  # noqa: B027
         """The game is over; ``result`` holds the payoffs by seat."""

@@ -62,17 +62,19 @@ def make_bot(name: str, game: str, seed: int) -> Agent:
 
 
 def explain_candidates(game: Game, agent_name: str, observation: Observation, legal: Sequence[Action],
-                       rules: Message, seed: int) -> list[Message]:
+                       rules: Message, seed: int) -> tuple[list[Message], str]:
     """The top ``EXPLAIN_TOP`` of agent ``agent_name``'s scored candidates among ``legal`` for the seat whose
-    ``observation`` it is, best first, as ``{"action": A (JSON), "score": x}``; the agent sees nothing else."""
+    ``observation`` it is, best first, as ``{"action": A (JSON), "score": x}``, with what the scores mean
+    (``Agent.scale``); the agent sees nothing else."""
     agent = make_bot(agent_name, game.name, seed)
     try:
         agent.begin(game.name, observation.seat, rules)
         scored = agent.explain(observation, legal)
+        scale = agent.scale(observation)
     finally:
         agent.close()
     return [{"action": game.action_to_json(candidate.action), "score": _finite(candidate.score)}
-            for candidate in scored[:EXPLAIN_TOP]]
+            for candidate in scored[:EXPLAIN_TOP]], scale
 
 
 def _finite(score: float) -> float | None:

@@ -2,9 +2,10 @@
 
 Server to client (one JSON object per text message, all with ``"v": 1``): ``welcome``, ``start``,
 ``update``, ``act`` (with ``deadline``, the seconds left for the move), ``end`` (with ``record_id``),
-``error``, ``explain`` and ``pong``. Client to server: ``{"action": A}``, ``{"type": "explain",
-"agent": NAME}`` and ``{"type": "ping"}``; anything else is refused with a ``ProtocolError`` naming the
-problem. The builders here are the only place these messages are spelled.
+``error``, ``explain`` (candidates best first, with ``scale``: what their scores mean) and ``pong``. Client
+to server: ``{"action": A}``, ``{"type": "explain", "agent": NAME}`` and ``{"type": "ping"}``; anything else
+is refused with a ``ProtocolError`` naming the problem. The builders here are the only place these messages
+are spelled.
 """
 
 from __future__ import annotations
@@ -113,9 +114,10 @@ def error(message: str) -> Message:
     return {"v": PROTOCOL_VERSION, "type": "error", "message": message}
 
 
-def explain(agent: str, candidates: list[Message]) -> Message:
-    """The answer to an explain request: ``[{"action", "score"}, ...]``, best first."""
-    return {"v": PROTOCOL_VERSION, "type": "explain", "agent": agent, "candidates": candidates}
+def explain(agent: str, candidates: list[Message], scale: str) -> Message:
+    """The answer to an explain request: ``[{"action", "score"}, ...]``, best first, and ``scale``: what the
+    scores mean, in one line."""
+    return {"v": PROTOCOL_VERSION, "type": "explain", "agent": agent, "candidates": candidates, "scale": scale}
 
 
 def pong() -> Message:

@@ -261,9 +261,9 @@ class Table:
     async def _advise(self, number: int, connection: SeatConnection, agent: str, observation: Observation,
                       legal: list[Action]) -> None:
         try:
-            candidates = await asyncio.to_thread(explain_candidates, self.game, agent, observation, legal,
-                                                 self.rules_json, derive_seed(self.seed, "agent", number))
-            connection.send(protocol.explain(agent, candidates))
+            candidates, scale = await asyncio.to_thread(explain_candidates, self.game, agent, observation, legal,
+                                                        self.rules_json, derive_seed(self.seed, "agent", number))
+            connection.send(protocol.explain(agent, candidates, scale))
         except Exception:  # an adviser failing must not stop the table
             log.exception("table %s: agent %s could not explain seat %d's decision", self.table_id, agent, number)
             connection.send(protocol.error(f"agent {agent!r} could not explain this decision"))

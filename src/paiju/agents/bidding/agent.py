@@ -44,6 +44,12 @@ class LearnedBidAgent(Agent):
             return self.bid(observation, legal)[0]  # type: ignore[arg-type]
         return self.player.act(observation, legal)
 
+    def scale(self, observation: Any) -> str:
+        if observation.phase != "bid":
+            return self.player.scale(observation)
+        return ("the bid model's estimate of the landlord's score per unit of bid for the bid chosen; the other "
+                "bids one point lower per step away from it")
+
     def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
         """While bidding: the chosen bid first (scored with the estimate), the others by distance from it."""
         if observation.phase != "bid":

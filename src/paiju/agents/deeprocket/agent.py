@@ -30,6 +30,7 @@ class DeepRocketAgent(Agent):
     """Plays ``nets`` greedily; bids by rule."""
 
     name = "deeprocket"
+    score_scale = "the policy's probability of the move's label (main group and kicker type), 0 to 1"
 
     def __init__(self, nets: DeepRocketNets, seed: int = 0) -> None:
         torch.set_num_threads(1)
@@ -69,6 +70,9 @@ class DeepRocketAgent(Agent):
         groups, probabilities = self._label_probabilities(observation, legal)  # type: ignore[arg-type]
         label = max(probabilities, key=probabilities.__getitem__)
         return self._complete(observation, label, groups[label], legal, unseen_cards(observation))  # type: ignore[arg-type]
+
+    def scale(self, observation: Any) -> str:
+        return self.score_scale if observation.phase == "play" else Agent.score_scale
 
     def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
         """Each legal label's play (kickers by the kicker network) with the policy's probability of the label."""

@@ -34,6 +34,7 @@ class DistilledAgent(Agent):
     exceeds ``margin``; the prior's choice otherwise. Decisions no network makes go to the prior."""
 
     name = "distilled"
+    score_scale = "the network's predicted gain over the prior's choice (points)"
 
     def __init__(self, models: DMCModels, seed: int = 0, top: int | None = None, margin: float | None = None) -> None:
         torch.set_num_threads(1)
@@ -53,6 +54,9 @@ class DistilledAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         return self.explain(observation, legal)[0].action
+
+    def scale(self, observation: Any) -> str:
+        return self.score_scale if self.adapter.role(observation) is not None else self.prior.scale(observation)
 
     def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
         """The candidates with their predicted gains over the prior's choice, the one played first (the prior's

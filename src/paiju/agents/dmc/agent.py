@@ -32,6 +32,8 @@ class DMCAgent(Agent):
     """Greedy (or ε-greedy) over Q(state, action) of trained ``models``."""
 
     name = "dmc"
+    score_scale = ("the network's estimate of this seat's final score (points; win minus loss rate for networks "
+                   "trained on wins)")
 
     def __init__(self, models: DMCModels, seed: int = 0, epsilon: float = 0.0) -> None:
         torch.set_num_threads(1)
@@ -59,6 +61,9 @@ class DMCAgent(Agent):
         if self.epsilon and self.rng.random() < self.epsilon:
             return legal[self.rng.randrange(len(legal))]
         return legal[int(np.argmax(values))]
+
+    def scale(self, observation: Any) -> str:
+        return self.score_scale if self.adapter.role(observation) is not None else self.fallback.scale(observation)
 
     def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
         values = self.q_values(observation, legal)

@@ -31,6 +31,7 @@ class PerfectDouAgent(Agent):
     """Plays ``models``' policy of the seat's role."""
 
     name = "perfectdou"
+    score_scale = "the policy's probability of the move, 0 to 1"
 
     def __init__(self, models: PerfectDouModels, seed: int = 0, sample: bool = False) -> None:
         torch.set_num_threads(1)
@@ -55,6 +56,9 @@ class PerfectDouAgent(Agent):
         if self.sample:
             return candidates[self.rng.choices(range(len(candidates)), weights=probabilities.tolist())[0]]
         return candidates[int(np.argmax(probabilities))]
+
+    def scale(self, observation: Any) -> str:
+        return self.score_scale if observation.phase == "play" else self.fallback.scale(observation)
 
     def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
         """The candidates with the policy's probability of each (kicker variants folded into their abstract

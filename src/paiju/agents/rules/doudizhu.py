@@ -97,6 +97,7 @@ class DouDizhuRulesAgent(Agent):
     """The heuristic DouDizhu player ``rules``; exact ties are broken by its own seeded generator."""
 
     name = "rules"
+    score_scale = "the heuristic's preference: higher is better, no unit"
 
     def __init__(self, seed: int = 0, config: RulesConfig | None = None) -> None:
         self.config = config or RulesConfig()

@@ -236,6 +236,7 @@ class GongzhuGreedAgent(Agent):
     """
 
     name = "mr-greed"
+    score_scale = "the points Mr. Greed expects the card to win (+) or lose (−) for this seat's team"
 
     def __init__(self, seed: int = 0, config: GreedConfig | None = None) -> None:
         self.config = config or GreedConfig()

@@ -96,6 +96,7 @@ class GuanDanRulesAgent(Agent):
     """The heuristic GuanDan player ``rules``; exact ties are broken by its own seeded generator."""
 
     name = "rules"
+    score_scale = "the heuristic's preference: higher is better, no unit"
 
     def __init__(self, seed: int = 0, config: GuanDanRulesConfig | None = None) -> None:
         self.config = config or GuanDanRulesConfig()

@@ -94,6 +94,7 @@ class ScrofaZeroAgent(Agent):
     """Plays the legal card of highest weighted Q over searched scenarios (the module docstring)."""
 
     name = "scrofazero"
+    score_scale = "the searches' weighted Q: expected points for this seat's team"
 
     def __init__(self, model: ScrofaNet, seed: int = 0, options: ScrofaZeroOptions | None = None) -> None:
         from paiju.agents.scrofazero.evaluator import NetworkEvaluator, network_policy

@@ -34,6 +34,7 @@ class SearchAgent(Agent):
     """
 
     name = "search"
+    score_scale = "this seat's mean final score over the simulated deals (points)"
 
     def __init__(self, game: Game, options: SearchOptions, profile: GameProfile, seed: int = 0) -> None:
         self.game = game
@@ -55,6 +56,11 @@ class SearchAgent(Agent):
         if observation.phase not in self.profile.searched_phases:
             return self.player.act(observation, legal)
         return self.explain(observation, legal)[0].action
+
+    def scale(self, observation: Any) -> str:
+        if observation.phase not in self.profile.searched_phases:
+            return self.player.scale(observation)
+        return self.score_scale
 
     def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
         """The searched candidates with their mean simulated values, best first (the prior's scored actions

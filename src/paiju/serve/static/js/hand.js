@@ -64,6 +64,14 @@ export class HandView {
     for (let i = 0; i < this.cards.length; i++) this.set(i, indices.has(i));
   }
 
+  /** Dim every card not in `playable` (a Set of indices; null: dim none). */
+  dim(playable) {
+    this.container.querySelectorAll("[data-index]").forEach((node) => {
+      node.classList.toggle("dim", playable !== null && !playable.has(Number(node.dataset.index))
+        && !this.selected.has(Number(node.dataset.index)));
+    });
+  }
+
   selectedCards() {
     return [...this.selected].sort((a, b) => a - b).map((i) => this.cards[i]);
   }

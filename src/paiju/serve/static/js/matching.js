@@ -1,6 +1,6 @@
 // From selected cards to a legal action, and from an action back to cards in the hand.
 
-import {sameCards} from "./cards.js";
+import {countCards, sameCards} from "./cards.js";
 
 /** The legal actions (passes and non-card choices left out) that play exactly the selected cards. */
 export function matchingActions(game, legal, selected) {
@@ -29,4 +29,21 @@ export function indicesOf(hand, cards) {
     used.add(index);
   }
   return used;
+}
+
+/** Indices of `hand` (not selected) that some legal card play still contains together with the selected cards:
+ * the cards worth clicking next; the others can be dimmed. */
+export function extendable(game, legal, hand, selected) {
+  const plays = legal.map((action) => game.actionCards(action)).filter((cards) => cards && cards.length)
+    .map((cards) => countCards(cards));
+  const chosen = countCards([...selected].map((i) => hand[i]));
+  const fits = (play, card) => {
+    for (const [name, n] of chosen) if ((play.get(name) || 0) < n + (name === card ? 1 : 0)) return false;
+    return (play.get(card) || 0) >= (chosen.get(card) || 0) + 1;
+  };
+  const result = new Set();
+  hand.forEach((card, index) => {
+    if (!selected.has(index) && plays.some((play) => fits(play, card))) result.add(index);
+  });
+  return result;
 }

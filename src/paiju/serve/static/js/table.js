@@ -2,13 +2,13 @@
 // paiju.serve), the felt, the hand and its controls, the card counter, the AI panel and the result screen.
 // Everything drawn comes from this seat's own messages: no other hand is ever known here.
 
-import {seatSocketUrl} from "./api.js";
+import {api, seatSocketUrl, tokens} from "./api.js";
 import {boardElement, infoElement, sortedHand} from "./board.js";
 import {removeCards} from "./cards.js";
 import {el, fill} from "./dom.js";
 import {gameModule, preferredAgent} from "./games/index.js";
 import {HandView} from "./hand.js";
-import {hintOrder, indicesOf, matchingActions} from "./matching.js";
+import {extendable, hintOrder, indicesOf, matchingActions} from "./matching.js";
 import {resultElement} from "./result.js";
 
 const RECONNECT_MS = 1000;
@@ -85,6 +85,7 @@ export class LiveTable {
     this.agentSelect = el("select", {dataset: {testid: "ai-agent"}, "aria-label": "agent to ask"});
     this.askButton = el("button", {type: "button", dataset: {testid: "ai-ask"}, onclick: () => this.ask()}, "Ask");
     this.candidateList = el("ol", {class: "candidates", dataset: {testid: "ai-candidates"}});
+    this.scaleLine = el("p", {class: "scale", dataset: {testid: "ai-scale"}});
     this.logList = el("ol", {class: "log", dataset: {testid: "log"}});
     this.overlay = el("div", {class: "overlay", hidden: true});
     fill(root, el("section", {class: "table-view", dataset: {testid: "table-view"}},
@@ -99,7 +100,7 @@ export class LiveTable {
           el("section", {class: "panel"}, el("h2", {}, "Table"), this.infoArea),
           el("section", {class: "panel"}, el("h2", {}, "Cards not seen"), this.counterToggle, this.counterArea),
           el("section", {class: "panel"}, el("h2", {}, "Ask an AI"),
-            el("div", {class: "ask-row"}, this.agentSelect, this.askButton), this.candidateList),
+            el("div", {class: "ask-row"}, this.agentSelect, this.askButton), this.candidateList, this.scaleLine),
           el("section", {class: "panel"}, el("h2", {}, "Moves"), this.logList))),
       this.overlay));
     this.keyHandler = (event) => {
@@ -194,6 +195,8 @@ export class LiveTable {
   }
 
   onWelcome(message) {
+    this.gameName = message.game;
+    this.rules = message.rules;
     this.game = gameModule(message.game);
     this.adviser = (this.gamesInfo[message.game] || {}).adviser || null;
     this.seats = message.seats;
@@ -238,6 +241,7 @@ export class LiveTable {
     this.hintIndex = 0;
     this.choices = [];
     fill(this.candidateList);
+    this.scaleLine.textContent = "";
     this.say("");
     this.render();
   }
@@ -245,6 +249,12 @@ export class LiveTable {
   onEnd(message) {
     this.result = message.result;
     this.recordId = message.record_id;
+    this.revealed = null;
+    api.record(message.record_id).then((record) => {
+      const deal = record.deals[record.deals.length - 1];
+      this.revealed = deal.hands.map((hand) => sortedHand(this.game, this.game.handCards(hand), this.obs));
+      this.renderResult();
+    }).catch(() => {});
     this.legal = null;
     this.toAct = null;
     this.deadlineAt = null;
@@ -275,6 +285,7 @@ export class LiveTable {
     }, el("span", {class: "candidate-label"}, this.game.actionLabel(candidate.action)),
     el("span", {class: "score"}, formatScore(candidate.score)))));
     if (message.candidates.length === 0) fill(this.candidateList, el("li", {}, "no suggestion"));
+    this.scaleLine.textContent = message.scale ? `${message.agent}'s values: ${message.scale}` : "";
   }
 
   context() {
@@ -287,7 +298,7 @@ export class LiveTable {
 
   addLog(seat, action) {
     // null: an action the rules keep from this seat for now (a GuanDan gift before its phase ends)
-    const label = action === null ? "chose a sealed card" : this.game.actionLabel(action);
+    const label = action === null ? "chose a sealed card" : (this.game.logLabel || this.game.actionLabel)(action);
     this.log.unshift(`${this.seatName(seat)}: ${label}`);
     this.log.length = Math.min(this.log.length, LOG_LENGTH);
   }
@@ -343,7 +354,9 @@ export class LiveTable {
     const active = this.myTurn();
     const legal = this.legal || [];
     const hasPass = legal.some((action) => this.game && this.game.isPass(action));
-    this.prompt.textContent = active ? this.game.prompt(this.phase) : this.waitingText();
+    this.prompt.textContent = active ? this.game.prompt(this.phase, this.obs, this.me) : this.waitingText();
+    const cardPlays = active && legal.some((action) => (this.game.actionCards(action) || []).length > 0);
+    this.hand.dim(cardPlays ? extendable(this.game, legal, this.hand.cards, this.hand.selected) : null);
     this.playButton.disabled = !active;
     this.passButton.disabled = !(active && hasPass);
     this.passButton.hidden = Boolean(this.game && !this.game.canPass);
@@ -387,7 +400,22 @@ export class LiveTable {
     fill(this.overlay, resultElement(this.game, this.result, {
       me: this.me, seatName: this.seatName, recordId: this.recordId,
       onClose: () => { this.resultHidden = true; this.renderResult(); },
+      hands: this.revealed, faceOf: (card) => this.game.face(card, this.obs),
+      onPlayAgain: () => this.playAgain(),
     }));
+  }
+
+  /** A new table of the same game and rules: you in your seat, the same bots in theirs, other people's seats
+   * open (a new random deal). */
+  async playAgain() {
+    const seats = this.seats.map((seat) => (seat.seat === this.me ? "human" : seat.kind === "bot" ? seat.agent : "open"));
+    try {
+      const table = await api.createTable({game: this.gameName, rules: this.rules, seats});
+      for (const seat of table.seats) if (seat.token) tokens.save(table.table_id, seat.seat, seat.token);
+      location.hash = `#/table/${encodeURIComponent(table.table_id)}/${this.me}`;
+    } catch (error) {
+      this.say(`A new table could not be made: ${error.message}`, "error");
+    }
   }
 
   submit(action) {
@@ -415,7 +443,8 @@ export class LiveTable {
       this.say("These cards can be played in several ways: choose one.");
       this.renderControls();
     } else {
-      this.say(`${selected.join(" ")} is not a legal play here.`, "error");
+      const rule = this.game.prompt(this.phase, this.obs, this.me);
+      this.say(`${selected.join(" ")} is not a legal play here. ${rule}`, "error");
     }
   }
 

@@ -23,6 +23,22 @@ function actionLabel(action) {
   return action === "" ? "Pass" : [...action].map((card) => LABELS[card] || card).join(" ");
 }
 
+/** The play the seat to act must beat (its cards), or null when it leads: both others passed after it, or
+ * nobody has played. */
+function playToBeat(view) {
+  let follow = null;
+  let passes = 0;
+  for (const [, cards] of (view && view.history) || []) {
+    if (cards !== "") {
+      follow = cards;
+      passes = 0;
+    } else if (++passes === 2) {
+      follow = null;
+    }
+  }
+  return follow;
+}
+
 /** Cards seen by `me`: own hand, every play, and the public cards the landlord has not (visibly) played. */
 function seenCards(view, me, hand) {
   const seen = [...hand];
@@ -86,8 +102,11 @@ export const doudizhu = {
       ["Multiplier", `×${view.multiplier}`, "multiplier"],
     ];
   },
-  prompt(phase) {
-    return phase === "bid" ? "Your bid: 0 passes, the highest bid becomes the landlord." : "Your turn: select cards.";
+  prompt(phase, view) {
+    if (phase === "bid") return "Your bid: 0 passes, the highest bid becomes the landlord.";
+    const follow = playToBeat(view);
+    return follow === null ? "You lead: play any combination."
+      : `Beat ${actionLabel(follow)} with a higher play of the same kind, a bomb or the rocket, or pass.`;
   },
   choiceButtons(phase, legal) {
     return phase === "bid" ? legal.map((bid) => ({action: bid, label: actionLabel(bid), testid: `bid-${bid}`})) : [];

@@ -77,7 +77,13 @@ export const gongzhu = {
     });
     return rows;
   },
-  prompt: () => "Your turn: pick a card.",
+  prompt(phase, view) {
+    const trick = (view && view.trick) || [];
+    if (trick.length === 0) return "You lead: play any card.";
+    const suit = trick[0][1][0];
+    return view.hand.some((card) => card[0] === suit) ? `Follow ${SUIT_SYMBOLS[suit]}: play a ${SUIT_SYMBOLS[suit]} card.`
+      : `You have no ${SUIT_SYMBOLS[suit]}: play any card.`;
+  },
   choiceButtons: () => [],
   resultLines(result, {seatName}) {
     return [`Scores: ${result.scores.map((score, seat) => `${seatName(seat)} ${signed(score)}`).join(", ")}.`];

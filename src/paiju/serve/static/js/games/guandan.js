@@ -3,7 +3,7 @@
 // tribute and return are ["tribute","tribute",[card]] / ["back","back",[card]]. The level's cards rank above
 // the ace, and the two hearts of the level rank are wild.
 
-import {countCards} from "../cards.js";
+import {SUIT_SYMBOLS, countCards} from "../cards.js";
 
 const RANKS = "23456789TJQKA";
 const SUIT_ORDER = "DCSH";
@@ -37,6 +37,21 @@ function humanType(type) {
   return type.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/ ([A-Z])/g, (_, letter) => ` ${letter.toLowerCase()}`);
 }
 
+/** A card as players write it: 10♠, Q♥, the jokers by name. */
+function cardText(card) {
+  if (isJoker(card)) return card === "HR" ? "big joker" : "small joker";
+  return `${LABELS[card[1]] || card[1]}${SUIT_SYMBOLS[card[0]]}`;
+}
+
+/** The action log's line: the play's kind and its cards ("Straight A: 10♠ J♥ Q♣ K♦ A♠"). */
+function logLabel(action) {
+  const [type, , cards] = action;
+  if (type === "PASS" || type === "tribute" || type === "back" || !cards || cards.length === 0) {
+    return actionLabel(action);
+  }
+  return `${actionLabel(action)}: ${cards.map(cardText).join(" ")}`;
+}
+
 function actionLabel(action) {
   const [type, rank, cards] = action;
   if (type === "PASS") return "Pass";
@@ -62,6 +77,7 @@ export const guandan = {
   isPass: (action) => action[0] === "PASS",
   canPass: true,
   actionLabel,
+  logLabel,
   deck: () => {
     const distinct = [...RANKS].flatMap((rank) => ["H", "S", "C", "D"].map((suit) => suit + rank)).concat(["SB", "HR"]);
     return distinct.flatMap((card) => [card, card]);
@@ -100,10 +116,12 @@ export const guandan = {
     );
     return rows;
   },
-  prompt(phase) {
+  prompt(phase, view, me) {
     if (phase === "tribute") return "Pay tribute: select your highest card that is not wild, then Play.";
     if (phase === "back") return "Return a card (10 or lower) to the player who paid you, then Play.";
-    return "Your turn: select cards.";
+    const greater = view && view.greater;
+    if (!greater || greater[0] === me) return "You lead: play any combination.";
+    return `Beat ${actionLabel(greater[1])} with a higher ${humanType(greater[1][0]).toLowerCase()}, a bomb, or pass.`;
   },
   choiceButtons: () => [],
   resultLines(result, {me}) {
