@@ -180,3 +180,16 @@ def test_old_tables_are_forgotten(arena, monkeypatch):
 
     assert asyncio.run(dismissed()) == 1001
     assert len(arena.records()) == 1
+
+
+@pytest.mark.parametrize("arena_settings", [{"bot_delay": 0.3}], indirect=True)
+def test_bots_wait_where_people_watch_and_a_table_may_choose(arena):
+    watched = arena.create_table("gongzhu", ["human", "random", "random", "random"])
+    assert arena.table(watched["table_id"])["bot_delay"] == 0.3  # the server's --bot-delay
+    alone = arena.http.post("/api/tables", json={"game": "gongzhu", "seats": ["random"] * 4}).json()
+    assert arena.table(alone["table_id"])["bot_delay"] == 0.0  # nobody watches a table of bots move by move
+    chosen = arena.http.post("/api/tables", json={"game": "gongzhu", "seats": ["human", "random", "random", "random"],
+                                                  "bot_delay": 1.5}).json()
+    assert arena.table(chosen["table_id"])["bot_delay"] == 1.5
+    refused = arena.http.post("/api/tables", json={"game": "gongzhu", "seats": ["random"] * 4, "bot_delay": 60})
+    assert refused.status_code == 422 and "bot_delay" in refused.json()["detail"]

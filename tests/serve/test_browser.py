@@ -176,6 +176,16 @@ def check_replay(page: Page, name: str, seats: int) -> None:
     page.get_by_test_id("replay-start").click()
     assert step.text_content().startswith("Step 0 of ")
     assert board.inner_html() == deal
+    page.get_by_test_id("replay-move").nth(4).click()  # the move list jumps
+    expect(step).to_contain_text("Step 5 of ")
+    expect(page.locator("[data-testid=replay-move].current")).to_have_count(1)
+    page.get_by_test_id("replay-seat").select_option("1")  # seat 1 at the bottom: the same position, turned
+    assert board.inner_html() != deal
+    page.get_by_test_id("replay-speed").select_option("4")
+    page.get_by_test_id("replay-play").click()
+    expect(step).not_to_contain_text("Step 5 of ")  # autoplay moves on by itself
+    page.get_by_test_id("replay-play").click()
+    expect(page.get_by_test_id("replay-play")).to_have_text("▶ Play")
     page.get_by_test_id("replay-end").click()
     page.get_by_test_id("result").wait_for()
     screenshot(page, f"{name}-replay")
@@ -281,6 +291,23 @@ def test_a_phone_screen_shows_everything_without_sideways_scrolling(browser: Bro
         expect(page.locator("[data-testid=log] li", has_text="You: ")).to_have_count(1)
 
 
+def test_the_page_switches_to_chinese_and_back(page: Page):
+    page.get_by_test_id("language").click()
+    expect(page.get_by_test_id("create-table")).to_have_text("开桌入座")
+    create_table(page, "doudizhu", {"mode": "full"}, seed=DOUDIZHU_SEED)
+    assert wait_for_turn_or_result(page)
+    expect(page.get_by_test_id("hint")).to_have_text("提示")
+    expect(page.get_by_test_id("play")).to_have_text("出牌")
+    expect(page.get_by_test_id("bid-0")).to_have_text("不叫")
+    page.get_by_test_id("bid-3").click()
+    expect(page.locator(".tag-landlord")).to_have_text("地主")  # the game's terms too
+    page.reload()  # the choice is remembered
+    expect(page.get_by_test_id("play")).to_have_text("出牌")
+    page.get_by_test_id("language").click()
+    expect(page.get_by_test_id("play")).to_have_text("Play")
+    expect(page.locator(".tag-landlord")).to_have_text("Landlord")
+
+
 def test_gongzhu_game_counter_ai_panel_and_refused_selection(page: Page, arena_url: str):
     create_table(page, "gongzhu")
     assert wait_for_turn_or_result(page)
@@ -295,6 +322,8 @@ def test_gongzhu_game_counter_ai_panel_and_refused_selection(page: Page, arena_u
     expect(page.get_by_test_id("message")).to_contain_text("is not a legal play here")
     assert hand.count() == 13
     page.get_by_test_id("clear").click()
+    expect(page.get_by_test_id("info-pig")).to_have_text("not taken yet")  # the pig ♠Q, sheep ♦J, doubler ♣10
+    expect(page.get_by_test_id("info")).to_contain_text("Sheep J♦")
     page.get_by_test_id("ai-agent").select_option("mr-if")
     page.get_by_test_id("ai-ask").click()
     first = page.get_by_test_id("candidate").first
@@ -339,6 +368,7 @@ def test_guandan_wild_cards_offer_every_reading_then_moves_by_clicking(page: Pag
         take_turn(page)
         expect(mine).to_have_count(turn + 1)
     expect(page.get_by_test_id("info-level")).to_contain_text("2 (wild: ♥2)")
+    expect(page.get_by_test_id("info-rank-order")).to_have_text("3 4 5 6 7 8 9 10 J Q K A 2, small joker, big joker")
 
 
 def test_a_guandan_round_played_to_the_end_by_clicking_then_replayed(page: Page, arena_url: str):

@@ -31,9 +31,14 @@ NAME_CHARS = 64
 """Longest game or seat name accepted in a table request."""
 
 
+MAX_BOT_DELAY = 10.0
+"""Seconds a table's bots may be asked to wait before each move."""
+
+
 class TableRequest(BaseModel):
     """``POST /api/tables``: the game, its rules (default rules when absent), the seed (random when absent),
-    and one entry per seat: ``"human"``, ``"open"`` or a built-in agent's name."""
+    one entry per seat: ``"human"``, ``"open"`` or a built-in agent's name, and the seconds its bots wait before
+    each move (default: the server's ``--bot-delay`` when a person or network bot sits there, else none)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -41,6 +46,7 @@ class TableRequest(BaseModel):
     rules: dict[str, Any] | None = None
     seed: Annotated[StrictInt, Field(ge=0, lt=2**63)] | None = None
     seats: Annotated[list[Annotated[str, Field(max_length=NAME_CHARS)]], Field(max_length=8)]
+    bot_delay: Annotated[float, Field(ge=0, le=MAX_BOT_DELAY)] | None = None
 
 
 def refusal(error: PaijuError) -> HTTPException:
@@ -86,7 +92,7 @@ def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache, leaderbo
         """Seat a new table; the reply holds the token of every ``"human"`` seat (for the creator only)."""
         try:
             table = await lobby.create(request.game, request.rules, request.seed, request.seats,
-                                       client_address(http))
+                                       client_address(http), request.bot_delay)
         except PaijuError as error:
             raise refusal(error) from None
         seats = [seat.public_json() | ({"token": seat.token} if seat.kind is SeatKind.HUMAN else {})

@@ -79,9 +79,10 @@ class Lobby:
         """Address → times of its recent creations and reservations."""
 
     async def create(self, game_name: str, rules: dict[str, Any] | None, seed: int | None,
-                     seats: list[str], client: str = "") -> Table:
+                     seats: list[str], client: str = "", bot_delay: float | None = None) -> Table:
         """Seat a new table for ``client`` (its address) and open it. Each seat is ``"human"``, ``"open"`` or
-        an offered agent's name.
+        an offered agent's name; ``bot_delay``: the seconds its bots wait before each move (``Table``'s default
+        when None).
 
         Raises ``PaijuError`` naming the problem (unknown game, bad rules, wrong seat count, unknown agent, a
         fixed seed with open seats), ``TooManyTables`` / ``ClientLimitReached`` past a limit; nothing is
@@ -103,7 +104,7 @@ class Lobby:
             seed = secrets.randbits(SEED_BITS) if seed is None else seed
             bots = await asyncio.to_thread(self._make_bots, game.name, seat_list, seed)
             table = Table(f"t-{secrets.token_hex(6)}", game, ruleset, seed, seat_list, bots, self.store,
-                          self.settings)
+                          self.settings, bot_delay)
         finally:
             self._creating[client] -= 1
             if not self._creating[client]:

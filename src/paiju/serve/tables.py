@@ -7,7 +7,7 @@ one transaction and every connected seat gets ``end``) or ``aborted``: an unexpe
 every connected seat gets ``error`` and its websocket is closed with code 1011, nothing is stored, and no
 other table notices.
 
-Each turn a bot waits ``bot_delay`` seconds and chooses in a worker thread (the event loop never blocks);
+Each turn a bot waits the table's ``bot_delay`` seconds and chooses in a worker thread (the event loop never blocks);
 a person or network bot gets ``act`` and has ``move_timeout`` seconds to answer, after which the server
 plays the default action (pass when legal, else the first legal action in the engine's order), logs a
 warning, and the record keeps it as a normal action — unless none of the table's people and network bots
@@ -89,8 +89,13 @@ class Table:
     """One game at one table; create it with ``Lobby.create`` and start it with ``open``."""
 
     def __init__(self, table_id: str, game: Game, rules: Any, seed: int, seats: list[Seat],
-                 bots: dict[int, Agent], store: GameStore, settings: ServeSettings) -> None:
+                 bots: dict[int, Agent], store: GameStore, settings: ServeSettings,
+                 bot_delay: float | None = None) -> None:
         self.table_id = table_id
+        self.bot_delay = bot_delay if bot_delay is not None else (
+            settings.bot_delay if any(seat.kind is not SeatKind.BOT for seat in seats) else 0.0)
+        """Seconds each bot waits before acting: the table's choice, else the server's for a table with a person
+        or network seat, and none for a table of bots alone (nobody watches it move by move)."""
         self.game = game
         self.seed = seed
         self.seats = seats
@@ -129,9 +134,10 @@ class Table:
                 seat.connection.close(code, reason)
 
     def lobby_json(self) -> Message:
-        """``{"table_id", "game", "status", "seats", "created"}`` as the lobby lists it."""
+        """``{"table_id", "game", "status", "seats", "created", "bot_delay"}`` as the lobby lists it."""
         return {"table_id": self.table_id, "game": self.game.name, "status": self.status.value,
-                "seats": [seat.lobby_json() for seat in self.seats], "created": self.created}
+                "seats": [seat.lobby_json() for seat in self.seats], "created": self.created,
+                "bot_delay": self.bot_delay}
 
     def seat(self, number: int) -> Seat:
         if not 0 <= number < len(self.seats):
@@ -316,7 +322,7 @@ class Table:
             self.last = (seat, action)
 
     async def _bot_move(self, seat: int, legal: list[Action]) -> Action:
-        await asyncio.sleep(self.settings.bot_delay)
+        await asyncio.sleep(self.bot_delay)
         return await asyncio.to_thread(self.bots[seat].act, self.state.observation(seat), legal)
 
     async def _remote_move(self, seat: int, legal: list[Action]) -> Action:

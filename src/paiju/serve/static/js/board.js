@@ -16,13 +16,13 @@ export function sortedHand(game, cards, view) {
   return [...cards].sort((a, b) => game.sortKey(b, view) - game.sortKey(a, view));
 }
 
-function playElement(game, view, play) {
+function playElement(game, view, play, fresh = false) {
   if (!play) return el("div", {class: "seat-play empty", dataset: {testid: "last-play"}});
   const cards = game.actionCards(play.action);
   const body = cards === null || game.isPass(play.action)
     ? el("span", {class: "play-word"}, game.actionLabel(play.action))
     : cardRow(cards, (card) => game.face(card, view), "table");
-  return el("div", {class: `seat-play${play.done ? " done" : ""}`, dataset: {testid: "last-play"},
+  return el("div", {class: `seat-play${play.done ? " done" : ""}${fresh ? " fresh" : ""}`, dataset: {testid: "last-play"},
     title: game.actionLabel(play.action)}, body);
 }
 
@@ -36,9 +36,11 @@ function handElement(game, view, cards, count) {
 /**
  * The felt for `view` (an observation JSON, or a replay frame's full view).
  * `hands[seat]`: the seat's cards to show face up, null for a face-down stack, undefined for nothing (the
- * live player's own hand, drawn below the felt). `turnText` goes beside the seat to act.
+ * live player's own hand, drawn below the felt). `turnText` goes beside the seat to act. `fresh`: the seat whose
+ * play has just arrived; it slides in from that seat.
  */
-export function boardElement({game, view, phase, me, seatCount, seatName, hands, toAct, turnText, centre}) {
+export function boardElement({game, view, phase, me, seatCount, seatName, hands, toAct, turnText, centre,
+  fresh = null}) {
   const recent = game.recentPlays(view, phase);
   const seats = [];
   for (let seat = 0; seat < seatCount; seat++) {
@@ -57,7 +59,7 @@ export function boardElement({game, view, phase, me, seatCount, seatName, hands,
       dataset: {testid: "seat", seat: String(seat)},
     }, panel, handElement(game, view, hands[seat], count),
     // The seat to act is about to replace its previous play; a finished trick stays until the next card.
-    playElement(game, view, acting && play && !play.done ? null : play)));
+    playElement(game, view, acting && play && !play.done ? null : play, seat === fresh)));
   }
   return el("div", {class: `felt felt-${seatCount}`, dataset: {testid: "board"}},
     seats, el("div", {class: "felt-centre", dataset: {testid: "centre"}}, centre || ""));

@@ -2,6 +2,7 @@
 
 import {api, tokens} from "./api.js";
 import {el, fill} from "./dom.js";
+import {startTranslation} from "./i18n.js";
 import {Lobby} from "./lobby.js";
 import {ReplayViewer} from "./replay.js";
 import {LiveTable} from "./table.js";
@@ -43,4 +44,5 @@ async function route() {
 }
 
 window.addEventListener("hashchange", route);
+startTranslation(document.body);
 route();

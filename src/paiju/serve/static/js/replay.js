@@ -1,11 +1,15 @@
 // The replay viewer: a finished game's frames (GET /api/records/{id}/frames), every hand face up, stepped
-// forward and back with the buttons or the arrow keys.
+// forward and back with the buttons or the arrow keys, played automatically at a chosen speed, or jumped to
+// from the move list; any seat can sit at the bottom.
 
 import {api} from "./api.js";
 import {boardElement, infoElement} from "./board.js";
 import {el, fill} from "./dom.js";
 import {gameModule} from "./games/index.js";
 import {resultElement} from "./result.js";
+
+const SPEEDS = [0.5, 1, 2, 4];
+const STEP_MS = 900;
 
 export class ReplayViewer {
   constructor(root, recordId) {
@@ -24,14 +28,27 @@ export class ReplayViewer {
       button("replay-next", "Forward ▶", () => this.go(this.step + 1)),
       button("replay-end", "End »", () => this.go(this.frames.length - 1)),
     ];
+    this.me = 0;
+    this.timer = null;
+    this.autoButton = button("replay-play", "▶ Play", () => (this.timer === null ? this.play() : this.pause()));
+    this.speedSelect = el("select", {dataset: {testid: "replay-speed"}, "aria-label": "replay speed",
+      onchange: () => { if (this.timer !== null) { this.pause(); this.play(); } }},
+    SPEEDS.map((speed) => el("option", {value: String(speed)}, `${speed}×`)));
+    this.speedSelect.value = "1";
+    this.seatSelect = el("select", {dataset: {testid: "replay-seat"}, "aria-label": "seat shown at the bottom",
+      onchange: () => { this.me = Number(this.seatSelect.value); this.render(); }});
+    this.moveList = el("ol", {class: "log replay-moves", dataset: {testid: "replay-moves"}});
     fill(root, el("section", {class: "replay-view", dataset: {testid: "replay-view"}},
       el("header", {class: "topbar"}, el("a", {href: "#/", class: "back"}, "← Lobby"), this.title),
       el("div", {class: "table-layout"},
         el("div", {class: "main-column"}, this.boardArea,
           el("div", {class: "controls replay-controls"}, el("div", {class: "buttons"}, this.buttons),
+            el("div", {class: "buttons"}, this.autoButton, el("label", {}, "Speed ", this.speedSelect),
+              el("label", {}, "Seen from ", this.seatSelect)),
             this.stepLabel, this.actionLabel),
           this.resultArea),
-        el("aside", {class: "side"}, el("section", {class: "panel"}, el("h2", {}, "Table"), this.infoArea)))));
+        el("aside", {class: "side"}, el("section", {class: "panel"}, el("h2", {}, "Table"), this.infoArea),
+          el("section", {class: "panel"}, el("h2", {}, "Moves"), this.moveList)))));
     this.keyHandler = (event) => {
       const moves = {ArrowRight: this.step + 1, ArrowLeft: this.step - 1, Home: 0, End: Infinity};
       if (this.frames && event.key in moves) this.go(Math.min(moves[event.key], this.frames.length - 1));
@@ -41,7 +58,25 @@ export class ReplayViewer {
   }
 
   dispose() {
+    this.pause();
     window.removeEventListener("keydown", this.keyHandler);
+  }
+
+  /** Step forward every `STEP_MS` / speed until the end (from the start when at the end). */
+  play() {
+    if (!this.frames) return;
+    if (this.step === this.frames.length - 1) this.go(0);
+    this.timer = setInterval(() => {
+      if (this.step >= this.frames.length - 1) this.pause();
+      else this.go(this.step + 1);
+    }, STEP_MS / Number(this.speedSelect.value));
+    this.autoButton.textContent = "❚❚ Pause";
+  }
+
+  pause() {
+    clearInterval(this.timer);
+    this.timer = null;
+    this.autoButton.textContent = "▶ Play";
   }
 
   async load() {
@@ -52,6 +87,10 @@ export class ReplayViewer {
       this.seatNames = replay.seats;
       this.result = record.result;
       this.title.textContent = `${this.game.title} replay · ${this.recordId}`;
+      fill(this.seatSelect, this.seatNames.map((_, seat) => el("option", {value: String(seat)}, this.seatName(seat))));
+      fill(this.moveList, this.frames.slice(1).map((frame, index) => el("li", {
+        class: "replay-move", dataset: {testid: "replay-move"}, onclick: () => this.go(index + 1)},
+      `${this.seatName(frame.seat)}: ${this.game.actionLabel(frame.action)}`)));
       this.render();
     } catch (error) {
       fill(this.boardArea, el("p", {class: "message error", dataset: {testid: "replay-error"}}, error.message));
@@ -74,11 +113,12 @@ export class ReplayViewer {
     const view = frame.view;
     const seatName = (seat) => this.seatName(seat);
     fill(this.boardArea, boardElement({
-      game: this.game, view, phase: frame.phase, me: 0, seatCount: this.seatNames.length, seatName,
+      game: this.game, view, phase: frame.phase, me: this.me, seatCount: this.seatNames.length, seatName,
       hands: view.hands.map((hand) => this.game.handCards(hand)), toAct: next ? next.seat : null,
       turnText: "next", centre: next ? "" : "Game over",
     }));
-    fill(this.infoArea, infoElement(this.game, view, {me: 0, seatName}));
+    fill(this.infoArea, infoElement(this.game, view, {me: this.me, seatName}));
+    this.moveList.querySelectorAll("li").forEach((item, index) => item.classList.toggle("current", index + 1 === this.step));
     this.stepLabel.textContent = `Step ${this.step} of ${this.frames.length - 1}`;
     this.actionLabel.textContent = frame.seat === null
       ? "The deal" : `${seatName(frame.seat)}: ${this.game.actionLabel(frame.action)}`;

@@ -24,6 +24,9 @@ function seatNamer(seats, me) {
   };
 }
 
+/** Milliseconds after a play arrives during which a redraw still slides it in (a redraw right after an update). */
+const FRESH_MS = 400;
+
 /** A candidate's value with three decimals; values equal to that precision print equally (-8.88e-16 is 0.000). */
 export function formatScore(score) {
   const rounded = Math.round(Number(score) * 1000) / 1000;
@@ -49,6 +52,8 @@ export class LiveTable {
     this.candidates = null;
     this.advice = null;
     this.adviceAsked = false;
+    this.freshSeat = null;
+    this.freshAt = 0;
     this.hintIndex = 0;
     this.choices = [];
     this.note = "";
@@ -217,6 +222,8 @@ export class LiveTable {
     this.toAct = message.to_act;
     this.deal = message.deal;
     if (message.last) this.addLog(message.last.seat, message.last.action);
+    this.freshSeat = message.last ? message.last.seat : null;
+    this.freshAt = Date.now();
     if (newDeal) {
       this.note = this.game.newDealNote ? this.game.newDealNote(previous, this.obs, this.context()) : "";
       this.log.unshift(`— deal ${this.deal + 1} —`);
@@ -326,6 +333,7 @@ export class LiveTable {
       game: this.game, view, phase: this.phase, me: this.me, seatCount: this.seats.length, seatName: this.seatName,
       hands: this.seats.map((seat) => (seat.seat === this.me ? undefined : null)), toAct: this.toAct,
       turnText: this.toAct === this.me ? this.clockText() : "thinking…", centre: this.centreText(),
+      fresh: Date.now() - this.freshAt < FRESH_MS ? this.freshSeat : null,
     }));
     this.hand.show(this.handCards(), (card) => this.game.face(card, view), this.myTurn());
     fill(this.infoArea, infoElement(this.game, view, this.context()));

@@ -21,6 +21,9 @@ export function playerScore(taken) {
   return total;
 }
 
+/** The cards that score on their own: the pig (-100), the sheep (+100), the doubler (doubles the taker's score). */
+const SPECIAL_CARDS = [["SQ", "Pig", "pig"], ["DJ", "Sheep", "sheep"], ["C10", "Doubler", "doubler"]];
+
 function face(card) {
   const suit = card[0];
   return {rank: card.slice(1), suit, red: suit === "H" || suit === "D", title: card};
@@ -71,6 +74,11 @@ export const gongzhu = {
       ["Trick", `${Math.min(13, view.history.length / 4 + 1)} of 13, led by ${seatName(view.leader)}`, "trick"],
       ["Team scores", `ours ${signed(ours)}, theirs ${signed(theirs)}`, "team-scores"],
     ];
+    for (const [card, name, testid] of SPECIAL_CARDS) {
+      const holder = view.taken.findIndex((cards) => cards.includes(card));
+      const where = holder < 0 ? "not taken yet" : `taken by ${seatName(holder)}`;
+      rows.push([`${name} ${card.slice(1)}${SUIT_SYMBOLS[card[0]]}`, where, testid]);
+    }
     view.taken.forEach((cards, seat) => {
       const shown = cards.length ? cardRow(cards, face, "mini") : "nothing yet";
       rows.push([`${seatName(seat)} took`, shown, `taken-${seat}`]);

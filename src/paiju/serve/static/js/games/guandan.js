@@ -33,6 +33,13 @@ function face(card, view) {
   return {rank, suit, red: suit === "H" || suit === "D", wild, title: wild ? `${card} (wild)` : card};
 }
 
+/** Single cards low to high at this level: the level's rank leaves its place and ranks above the ace. */
+function rankOrder(level) {
+  const order = [...RANKS].filter((rank) => rank !== level && rank !== "A").map((rank) => LABELS[rank] || rank);
+  const top = level === "A" ? "A" : `A ${LABELS[level] || level}`;
+  return `${order.join(" ")} ${top}, small joker, big joker`;
+}
+
 function humanType(type) {
   return type.replace(/([a-z])([A-Z])/g, "$1 $2").replace(/ ([A-Z])/g, (_, letter) => ` ${letter.toLowerCase()}`);
 }
@@ -110,6 +117,7 @@ export const guandan = {
     if (deal !== null && deal !== undefined) rows.push(["Round", String(deal + 1), "round"]);
     rows.push(
       ["Level", `${level} (wild: ♥${level})`, "level"],
+      ["Rank order", rankOrder(view.level), "rank-order"],
       ["Our team", LABELS[view.self_level] || view.self_level, "self-level"],
       ["Other team", LABELS[view.oppo_level] || view.oppo_level, "oppo-level"],
       ["Finish order", view.finished.length ? view.finished.map(seatName).join(", ") : "nobody out yet", "finished"],
