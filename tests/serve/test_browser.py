@@ -236,6 +236,7 @@ def cannot_join(card: str) -> list[str]:
 def test_doudizhu_from_the_keyboard_with_the_advisers_hint(page: Page):
     page.get_by_test_id("game-select").select_option("doudizhu")
     expect(page.get_by_test_id("rule-mode")).to_have_value("full")  # people bid unless they ask otherwise
+    expect(page.get_by_test_id("rule-redeal_limit")).to_have_value("3")  # and passing cannot stall the table
     expect(page.get_by_test_id("seat-1").locator("option[value=rules]")).to_have_text("rules — hand-written heuristics")
     create_table(page, "doudizhu", {"mode": "research"}, seed=DOUDIZHU_SEED)
     assert wait_for_turn_or_result(page)  # research mode: seat 0 is the landlord and leads

@@ -92,10 +92,9 @@ def test_same_seed_same_networks_and_resume_continues(corpus, tmp_path):
     train(config(corpus, tmp_path / "b", seed=3), tensorboard=False)
     a, b = load_model(tmp_path / "a"), load_model(tmp_path / "b")
     assert all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values(), strict=True))
-    checkpoint = torch.load(tmp_path / "a" / "checkpoint.pt", weights_only=True)
-    checkpoint["config"]["epochs"] = 1.0
-    torch.save(checkpoint, tmp_path / "a" / "checkpoint.pt")
-    resumed = train(config(corpus, tmp_path / "a"), resume=True, tensorboard=False)
+    again = train(config(corpus, tmp_path / "a"), resume=True, tensorboard=False)
+    assert again["steps"] == first["steps"]  # its bound is reached: nothing more to do
+    resumed = train(config(corpus, tmp_path / "a"), resume=True, tensorboard=False, bounds={"epochs": 1.0})
     assert resumed["steps"] > first["steps"]
 
 
@@ -131,3 +130,14 @@ def test_cli_trains_and_prints_the_report(corpus, tmp_path):
     assert "DeepRocket accuracy on held-out games" in result.output
     result = CliRunner().invoke(app, ["train", "sl", "--out", str(tmp_path / "run2")])
     assert result.exit_code != 0 and "--records" in result.output
+
+
+def test_init_starts_from_a_model_file_and_keeps_its_sizes(corpus, tmp_path):
+    train(config(corpus, tmp_path / "a", seed=5), tensorboard=False)
+    started = load_model(tmp_path / "a")
+    report = train(config(corpus, tmp_path / "b", init=str(tmp_path / "a"), model=ModelConfig(), epochs=0.2),
+                   tensorboard=False)
+    assert report["model"] == TINY.to_json()
+    trained = load_model(tmp_path / "b")
+    pairs = zip(started.state_dict().values(), trained.state_dict().values(), strict=True)
+    assert trained.config == TINY and any(not torch.equal(x, y) for x, y in pairs)

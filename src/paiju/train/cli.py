@@ -256,8 +256,10 @@ def train_sl(
     resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder (its settings are kept).")]
     = None,
     game: Annotated[str, typer.Option(help="Game of the records (doudizhu: DeepRocket's networks).")] = "doudizhu",
-    minutes: Annotated[float, typer.Option(help="Minutes of training in all (0: no bound).")] = 0.0,
-    epochs: Annotated[float, typer.Option(help="Passes over the policy samples in all (0: no bound).")] = 1.0,
+    minutes: Annotated[float | None, typer.Option(help="Minutes of training in all (0: no bound; default 0; with "
+                                                       "--resume: the run's own unless given).")] = None,
+    epochs: Annotated[float | None, typer.Option(help="Passes over the policy samples in all (0: no bound; default "
+                                                      "1; with --resume: the run's own unless given).")] = None,
     seed: Annotated[int, typer.Option(help="Seed of the run (initial weights, batches).")] = 0,
     batch: Annotated[int, typer.Option(help="Samples per step, for each network.")] = 256,
     learning_rate: Annotated[float, typer.Option(help="Adam learning rate (at the start, with --decay).")] = 1e-3,
@@ -271,6 +273,9 @@ def train_sl(
     max_games: Annotated[int, typer.Option(help="Games read from each corpus file (0: all).")] = 0,
     workers: Annotated[int, typer.Option(help="Processes encoding the corpus.")] = 1,
     device: Annotated[str, typer.Option(help="cpu, cuda or auto.")] = "auto",
+    init: Annotated[str, typer.Option(help="DeepRocket model file or training folder to start from (e.g. the "
+                                           "shipped agents/deeprocket/weights/doudizhu.pt); its sizes are "
+                                           "kept.")] = "",
     tensorboard: Annotated[bool, typer.Option(help="Write TensorBoard events to DIR/tensorboard.")] = True,
 ) -> None:
     """DeepRocket: supervised policy and kicker networks from game records, with an accuracy report."""
@@ -284,12 +289,14 @@ def train_sl(
         raise typer.BadParameter("give exactly one of --out DIR (a new run, with --records) or --resume DIR")
     if out is not None and records is None:
         raise typer.BadParameter("a new run needs --records (a corpus folder or file)")
-    config = SLConfig(records=records or Path(), out=out or resume, seed=seed, minutes=minutes,  # type: ignore[arg-type]
-                      epochs=epochs, batch=batch, lr=learning_rate, decay=decay, eval_every=eval_every,
-                      max_games=max_games, workers=workers, device=device,
+    bounds = {name: value for name, value in (("minutes", minutes), ("epochs", epochs)) if value is not None}
+    config = SLConfig(records=records or Path(), out=out or resume, seed=seed,  # type: ignore[arg-type]
+                      minutes=0.0 if minutes is None else minutes, epochs=1.0 if epochs is None else epochs,
+                      batch=batch, lr=learning_rate, decay=decay, eval_every=eval_every,
+                      max_games=max_games, workers=workers, device=device, init=init,
                       model=ModelConfig(layers=layers, filters=filters, kicker_layers=kicker_layers,
                                         kicker_filters=kicker_filters))
-    train(config, resume=resume is not None, console=console, tensorboard=tensorboard)
+    train(config, resume=resume is not None, console=console, tensorboard=tensorboard, bounds=bounds)
 
 
 @train_app.command("export")

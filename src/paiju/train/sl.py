@@ -18,11 +18,13 @@ softmax, so the loss is the cross-entropy among the legal labels only):
    Rows go to ``DIR/accuracy.csv``, losses to ``DIR/log.csv``, both to TensorBoard (``DIR/tensorboard``).
 4. **Checkpoints** (``DIR/checkpoint.pt``, atomic): settings, networks, optimizer, batch generator, counters;
    ``DIR/model.pt`` holds the networks alone (``deeprocket:DIR``). ``--resume DIR`` continues from them with the
-   same settings (the corpus is encoded again, identically); Ctrl-C / SIGTERM checkpoint and stop.
+   same settings (the corpus is encoded again, identically), a larger ``--minutes`` or ``--epochs`` training on
+   (the learning rate then follows the half cosine of the new bound); Ctrl-C / SIGTERM checkpoint and stop.
 5. **Report**: ``DIR/report.json`` and ``DIR/accuracy.png`` (per-category accuracy and the accuracy curve),
    printed as a table.
 
-The network sizes default to the CPU-sized ``ModelConfig()``; ``--layers 10 --filters 512`` is the paper's.
+The network sizes default to the CPU-sized ``ModelConfig()``; ``--layers 10 --filters 512`` is the paper's;
+``--init FILE`` starts from a model file's networks (and sizes), e.g. the shipped ones.
 ``device`` is ``cpu``, ``cuda`` or ``auto``.
 """
 
@@ -32,7 +34,7 @@ import csv
 import json
 import math
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, field, fields, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -43,7 +45,14 @@ import torch.nn.functional as F
 from rich.console import Console
 from rich.table import Table
 
-from paiju.agents.deeprocket.model import MODEL_FILE, DeepRocketNets, ModelConfig, masked_logits, save_model
+from paiju.agents.deeprocket.model import (
+    MODEL_FILE,
+    DeepRocketNets,
+    ModelConfig,
+    load_model,
+    masked_logits,
+    save_model,
+)
 from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file
 from paiju.core.errors import PaijuError
 from paiju.eval.parallel import map_units
@@ -80,6 +89,8 @@ class SLConfig:
     workers: int = 1
     device: str = "auto"
     model: ModelConfig = field(default_factory=ModelConfig)
+    init: str = ""
+    """A DeepRocket model file or training folder to start from (its sizes replace ``model``); "": fresh."""
 
     def to_json(self) -> dict[str, Any]:
         return {**asdict(self), "records": str(self.records), "out": str(self.out), "model": self.model.to_json()}
@@ -345,17 +356,22 @@ def plot_report(folder: Path, report: dict[str, Any]) -> Path:
 
 # The run -----------------------------------------------------------------------------------------------------
 
-def train(config: SLConfig, resume: bool = False, console: Console | None = None,
-          tensorboard: bool = True) -> dict[str, Any]:
-    """Run (or continue) supervised training; returns the final report."""
+def train(config: SLConfig, resume: bool = False, console: Console | None = None, tensorboard: bool = True,
+          bounds: dict[str, float] | None = None) -> dict[str, Any]:
+    """Run (or continue) supervised training; returns the final report. A resumed run keeps its settings, except
+    the bounds given in ``bounds`` (``minutes``, ``epochs``: in all, so a larger bound trains on)."""
     counters = Counters()
     if resume:
         config, nets, optimizer_state, generator_state, counters = load_checkpoint(config.out)
+        config = replace(config, **(bounds or {}))
     else:
         if (config.out / CHECKPOINT_FILE).exists():
             raise PaijuError(f"{config.out} already holds a run: pass --resume to continue it, or choose a new --out")
         torch.manual_seed(config.seed)
         nets, optimizer_state, generator_state = DeepRocketNets(config.model), None, None
+        if config.init:
+            nets = DeepRocketNets.from_dict(load_model(Path(config.init)).to_dict(), config.init).train()
+            config = replace(config, model=nets.config)
     device = torch_device(config.device)
     config.out.mkdir(parents=True, exist_ok=True)
     (config.out / "settings.json").write_text(json.dumps(config.to_json(), indent=2) + "\n")

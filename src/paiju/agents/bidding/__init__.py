@@ -12,10 +12,10 @@ agent is made.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from paiju.agents.model_files import load_once, model_file
 from paiju.core.errors import PaijuError
 
 if TYPE_CHECKING:
@@ -27,19 +27,11 @@ NAME = "learned-bid"
 OPTIONS = ("model", "thresholds")
 
 
-@lru_cache(maxsize=8)
-def _cached_model(path: str, modified: int) -> BidModel:
-    from paiju.agents.bidding.model import load_model
-
-    return load_model(Path(path))
-
-
 def model_at(path: Path | None = None) -> BidModel:
     """The bid model of the file ``path`` (default: the shipped one), loaded once per file version."""
-    file = Path(path) if path is not None else SHIPPED_MODEL
-    if not file.is_file():
-        raise PaijuError(f"no bid model file at {file}")
-    return _cached_model(str(file.resolve()), file.stat().st_mtime_ns)
+    from paiju.agents.bidding.model import load_model
+
+    return load_once(load_model, model_file(path, SHIPPED_MODEL, "bid model file"))
 
 
 def parse_spec(argument: str) -> tuple[dict[str, str], str]:

@@ -10,11 +10,10 @@ training folder (``paiju train sl --out DIR`` keeps its latest networks in ``DIR
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paiju.core.errors import PaijuError
+from paiju.agents.model_files import load_once, model_file
 
 if TYPE_CHECKING:
     from paiju.agents.deeprocket.agent import DeepRocketAgent
@@ -23,21 +22,12 @@ if TYPE_CHECKING:
 SHIPPED_MODEL = Path(__file__).parent / "weights" / "doudizhu.pt"
 
 
-@lru_cache(maxsize=16)
-def _cached_nets(path: str, modified: int) -> DeepRocketNets:
-    from paiju.agents.deeprocket.model import load_model
-
-    return load_model(Path(path))
-
-
 def nets_at(argument: str) -> DeepRocketNets:
     """The networks of the model file or training folder ``argument`` (empty: the shipped ones), loaded once per
     file version."""
-    path = Path(argument) if argument else SHIPPED_MODEL
-    file = path / "model.pt" if path.is_dir() else path
-    if not file.is_file():
-        raise PaijuError(f"no DeepRocket model at {file}")
-    return _cached_nets(str(file.resolve()), file.stat().st_mtime_ns)
+    from paiju.agents.deeprocket.model import load_model
+
+    return load_once(load_model, model_file(argument, SHIPPED_MODEL, "DeepRocket model"))
 
 
 def make_deeprocket_agent(argument: str, seed: int) -> DeepRocketAgent:

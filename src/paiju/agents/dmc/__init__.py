@@ -11,10 +11,10 @@ files), ``agent`` (the player). Training lives in ``paiju.train``. This package 
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from paiju.agents.model_files import load_once, model_file
 from paiju.core.errors import PaijuError
 
 if TYPE_CHECKING:
@@ -22,24 +22,14 @@ if TYPE_CHECKING:
     from paiju.agents.dmc.weights import DMCModels
 
 
-@lru_cache(maxsize=16)
-def _cached_models(path: str, modified: int) -> DMCModels:
-    from paiju.agents.dmc.weights import load_models
-
-    return load_models(Path(path))
-
-
 def models_at(argument: str, game: str, shipped: Path | None = None, kind: str = "DMC") -> DMCModels:
     """The networks in the model file or training folder ``argument``, or (``argument`` empty) the shipped ones:
     ``shipped``, by default the ``dmc`` agent's; checked for ``game``. Loaded once per file version; ``kind``
     names the networks in errors."""
-    from paiju.agents.dmc.weights import MODEL_FILE, shipped_model_path
+    from paiju.agents.dmc.weights import load_models, shipped_model_path
 
-    path = Path(argument) if argument else (shipped or shipped_model_path(game))
-    file = path / MODEL_FILE if path.is_dir() else path
-    if not file.is_file():
-        raise PaijuError(f"no {kind} model for {game} at {file}")
-    models = _cached_models(str(file.resolve()), file.stat().st_mtime_ns)
+    file = model_file(argument, shipped or shipped_model_path(game), f"{kind} model for {game}")
+    models = load_once(load_models, file)
     if models.game != game:
         raise PaijuError(f"{file} holds {models.game} networks, not {game}")
     return models

@@ -11,11 +11,10 @@ This package imports torch only when an agent is made.
 
 from __future__ import annotations
 
-from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from paiju.core.errors import PaijuError
+from paiju.agents.model_files import load_once, model_file
 
 if TYPE_CHECKING:
     from paiju.agents.perfectdou.agent import PerfectDouAgent
@@ -24,21 +23,12 @@ if TYPE_CHECKING:
 SHIPPED_MODEL = Path(__file__).parent / "weights" / "doudizhu.pt"
 
 
-@lru_cache(maxsize=16)
-def _cached_models(path: str, modified: int) -> PerfectDouModels:
-    from paiju.agents.perfectdou.model import load_models
-
-    return load_models(Path(path))
-
-
 def models_at(argument: str) -> PerfectDouModels:
     """The networks of the model file or training folder ``argument`` (empty: the shipped ones), loaded once
     per file version."""
-    path = Path(argument) if argument else SHIPPED_MODEL
-    file = path / "model.pt" if path.is_dir() else path
-    if not file.is_file():
-        raise PaijuError(f"no PerfectDou model at {file}")
-    return _cached_models(str(file.resolve()), file.stat().st_mtime_ns)
+    from paiju.agents.perfectdou.model import load_models
+
+    return load_once(load_models, model_file(argument, SHIPPED_MODEL, "PerfectDou model"))
 
 
 def make_perfectdou_agent(argument: str, seed: int) -> PerfectDouAgent:

@@ -94,7 +94,7 @@ class DouDizhu(Game):
             public = list(obs.public)  # type: ignore[arg-type]
             initial[obs.landlord] = [a - b for a, b in zip(initial[obs.landlord], public, strict=True)]
         deal = Deal(tuple(tuple(h) for h in initial), tuple(public), obs.first_bidder)  # type: ignore[arg-type]
-        state = DouDizhuState(obs.rules, deal)
+        state = DouDizhuState(obs.rules, deal, voided_before=obs.voided)
         for seat, bid in obs.bids:
             state.apply(bid, seat=seat)
         for seat, move in obs.history:

@@ -45,6 +45,8 @@ class DouDizhuObservation:
     follow: Move | None
     follow_seat: int | None
     rules: DouDizhuRules
+    voided: int = 0
+    """Deals passed by all so far (``DouDizhuRules.redeal_limit``); in the JSON only when not 0."""
 
     @property
     def position(self) -> str | None:
@@ -69,7 +71,7 @@ class DouDizhuObservation:
             "history": [[seat, move.cards] for seat, move in self.history],
             "cards_left": list(self.cards_left),
             "multiplier": self.multiplier,
-        }
+        } | ({"voided": self.voided} if self.voided else {})
 
     def action_from_json(self, value: Any) -> int | Move:
         """The bid or play ``value`` names (``read_action``)."""
@@ -94,6 +96,7 @@ class DouDizhuObservation:
         history, follow, follow_seat = reader.field("history", lambda value: _replay(value, rules))
         cards_left = reader.field("cards_left", lambda value: entries(value, integer, 3))
         multiplier = reader.field("multiplier", lambda value: integer(value, 1))
+        voided = reader.field("voided", integer) if "voided" in obs else 0
         if reader.field("position", lambda value: value) != position_of(seat, landlord):
             raise reader.error("position", f"seat {seat} is the {position_of(seat, landlord)} player when the "
                                            f"landlord is {landlord}, got {obs['position']!r}")
@@ -104,7 +107,7 @@ class DouDizhuObservation:
         first_bidder = bids[0][0] if bids else seat if landlord is None else landlord
         return cls(seat=seat, phase=phase, hand=hand, landlord=landlord, public=public, first_bidder=first_bidder,
                    bids=bids, history=history, cards_left=cards_left, multiplier=multiplier,  # type: ignore[arg-type]
-                   follow=follow, follow_seat=follow_seat, rules=rules)
+                   follow=follow, follow_seat=follow_seat, rules=rules, voided=voided)
 
 
 def read_action(value: Any, phase: str, rules: DouDizhuRules, follow: Move | None) -> int | Move:

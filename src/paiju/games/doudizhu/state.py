@@ -81,9 +81,12 @@ class DouDizhuState(State):
     num_players = 3
 
     def __init__(self, rules: DouDizhuRules, deal: Deal, seed: int | None = None,
-                 rng: random.Random | None = None, queued_deals: list[Deal] | None = None) -> None:
+                 rng: random.Random | None = None, queued_deals: list[Deal] | None = None,
+                 voided_before: int = 0) -> None:
         self.rules = rules
         self.seed = seed
+        self.voided_before = voided_before
+        """Deals passed by all before this state's first one (a state rebuilt from an observation)."""
         self._rng = rng
         self._queued_deals = list(queued_deals or [])
         self.deals: list[Deal] = []
@@ -144,6 +147,11 @@ class DouDizhuState(State):
         return len(self.deals) - 1
 
     @property
+    def voided(self) -> int:
+        """Deals passed by all so far (``DouDizhuRules.redeal_limit``)."""
+        return self.voided_before + len(self.deals) - 1
+
+    @property
     def follow(self) -> Move | None:
         """The play the current player must beat, or None when leading."""
         return self._follow
@@ -186,8 +194,11 @@ class DouDizhuState(State):
         highest_seat, highest = max(self.bids, key=lambda sb: sb[1])
         if bid == 3 or len(self.bids) == 3:
             if highest == 0:
-                self._redeal()
-                return
+                limit = self.rules.redeal_limit
+                if limit is None or self.voided < limit:
+                    self._redeal()
+                    return
+                highest_seat, highest = self.deals[-1].first_bidder, 1  # the redeal limit: the first bidder plays
             self._make_landlord(highest_seat, highest)
             self._phase = "play"
             return
@@ -247,7 +258,8 @@ class DouDizhuState(State):
             seat=seat, phase=self._phase, hand=tuple(self.hands[seat]), landlord=self.landlord,
             public=public, first_bidder=self.deals[-1].first_bidder, bids=tuple(self.bids),
             history=tuple(self.history), cards_left=tuple(sum(h) for h in self.hands),  # type: ignore[arg-type]
-            multiplier=self.multiplier, follow=self._follow, follow_seat=self._follow_seat, rules=self.rules)
+            multiplier=self.multiplier, follow=self._follow, follow_seat=self._follow_seat, rules=self.rules,
+            voided=self.voided)
 
     @property
     def multiplier(self) -> int:

@@ -60,7 +60,7 @@ export const doudizhu = {
   title: "Dou Dizhu",
   ruleChoices: {mode: ["full", "research"]},
   ruleLabels: {mode: {full: "full: bidding, then play", research: "research: seat 0 is the landlord, no bidding"}},
-  lobbyRules: {mode: "full"},
+  lobbyRules: {mode: "full", redeal_limit: 3},
   face,
   handCards: (hand) => [...hand],
   /** Higher sorts first: jokers and twos on the left. */
@@ -91,9 +91,13 @@ export const doudizhu = {
     return seat === view.landlord ? [{text: "Landlord", kind: "landlord"}] : [{text: "Peasant", kind: "peasant"}];
   },
   info(view, {seatName}) {
-    const bids = view.bids.length
+    let bids = view.bids.length
       ? view.bids.map(([seat, bid]) => `${seatName(seat)}: ${bid === 0 ? "pass" : bid}`).join(", ")
       : "none yet";
+    if (view.landlord !== null && view.bids.length && view.bids.every(([, bid]) => bid === 0)) {
+      bids = `everybody passed ${(view.voided || 0) + 1} deals in a row: by the redeal limit, the first bidder `
+        + "plays as landlord at 1";
+    }
     return [
       ["Landlord", view.landlord === null ? "not yet chosen" : seatName(view.landlord), "landlord"],
       ["Landlord cards", view.public ? cardRow([...view.public], face, "mini") : "hidden until the bidding ends",
