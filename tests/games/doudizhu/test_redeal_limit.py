@@ -56,7 +56,10 @@ def test_observations_records_and_worlds_know_the_voided_deals():
     final = play_game(GAME, agents, 0, state=state)
     replayed = GAME.from_record(final.to_record())
     assert replayed.payoffs() == final.payoffs() and replayed.bid == 1
-    assert "voided" not in GAME.new_state(1, rules).observation(0).to_json()  # only once a deal was voided
+    assert GAME.new_state(1, rules).observation(0).to_json()["voided"] == 0
+    classic = GAME.new_state(1, DouDizhuRules(mode="full"))
+    pass_all(classic)
+    assert classic.observation(0).voided == 0 and "voided" not in classic.observation(0).to_json()  # unchanged
 
 
 def test_bad_limits_are_refused_by_name():

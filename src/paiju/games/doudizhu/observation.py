@@ -46,7 +46,8 @@ class DouDizhuObservation:
     follow_seat: int | None
     rules: DouDizhuRules
     voided: int = 0
-    """Deals passed by all so far (``DouDizhuRules.redeal_limit``); in the JSON only when not 0."""
+    """Deals passed by all so far, under a ``DouDizhuRules.redeal_limit`` (where it matters; 0 and absent from the
+    JSON otherwise, so the protocol's obs of the classic rules are unchanged)."""
 
     @property
     def position(self) -> str | None:
@@ -71,7 +72,7 @@ class DouDizhuObservation:
             "history": [[seat, move.cards] for seat, move in self.history],
             "cards_left": list(self.cards_left),
             "multiplier": self.multiplier,
-        } | ({"voided": self.voided} if self.voided else {})
+        } | ({"voided": self.voided} if self.rules.redeal_limit is not None else {})
 
     def action_from_json(self, value: Any) -> int | Move:
         """The bid or play ``value`` names (``read_action``)."""

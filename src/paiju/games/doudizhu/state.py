@@ -259,7 +259,7 @@ class DouDizhuState(State):
             public=public, first_bidder=self.deals[-1].first_bidder, bids=tuple(self.bids),
             history=tuple(self.history), cards_left=tuple(sum(h) for h in self.hands),  # type: ignore[arg-type]
             multiplier=self.multiplier, follow=self._follow, follow_seat=self._follow_seat, rules=self.rules,
-            voided=self.voided)
+            voided=self.voided if self.rules.redeal_limit is not None else 0)
 
     @property
     def multiplier(self) -> int:
