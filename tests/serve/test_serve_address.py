@@ -15,7 +15,7 @@ def test_a_busy_port_is_named_with_the_fix():
         other.bind(("127.0.0.1", 0))
         other.listen()
         port = other.getsockname()[1]
-        with pytest.raises(PaijuError, match=f"port {port} on 127.0.0.1 is busy.*PORT=8123"):
+        with pytest.raises(PaijuError, match=f"port {port} on 127.0.0.1 is busy.*PORT={port + 1}"):
             check_address("127.0.0.1", port)
     check_address("127.0.0.1", port)  # free again once the other program is gone
 

@@ -49,8 +49,10 @@ def check_address(host: str, port: int) -> None:
             probe.bind(address)
     except OSError as error:
         if error.errno == errno.EADDRINUSE:
+            other = port + 1 if port < 65535 else port - 1
             raise PaijuError(f"port {port} on {host} is busy: another program listens on it; stop that program "
-                             f"or choose another port (make demo PORT=8123, or paiju serve --port 8123)") from None
+                             f"or choose another port (make demo PORT={other}, or paiju serve --port {other})"
+                             ) from None
         raise PaijuError(f"cannot listen on {host}:{port}: {error.strerror}") from None
 
 
