@@ -438,10 +438,9 @@ def train(config: SLConfig, resume: bool = False, console: Console | None = None
                     for name, value in losses.items():
                         writer.add_scalar(f"loss/{name}", value, counters.samples)
                 validated = (counters.steps, validate())
-                save_checkpoint(config, nets.cpu(), optimizer, generator, counters)
-                nets.to(device)
+                save_checkpoint(config, nets, optimizer, generator, counters)
     policy, kicker = validate() if validated is None or validated[0] != counters.steps else validated[1]
-    save_checkpoint(config, nets.cpu(), optimizer, generator, counters)
+    save_checkpoint(config, nets, optimizer, generator, counters)
     if writer is not None:
         writer.close()
     report = {"records": str(config.records), "games": corpus.games, "skipped": len(corpus.skipped),
