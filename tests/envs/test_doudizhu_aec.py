@@ -138,3 +138,23 @@ def test_spaces_and_render():
     text = table.render()
     assert "phase: play" in text
     assert all(hand in text for hand in table.game_state.perfect_view()["hands"])
+
+
+def test_infos_name_the_acting_agents_legal_actions_and_the_public_state():
+    table = raw_env(rules={"mode": "full"})
+    table.reset(seed=2)
+    for _ in range(12):
+        agent = table.agent_selection
+        mask = table.observe(agent)["action_mask"]
+        legal = table.infos[agent]["legal_actions"]
+        assert sorted(legal) == np.flatnonzero(mask).tolist()
+        assert all(legal[index] == table.describe_index(index) for index in legal)
+        state = table.game_state
+        for seat, other in enumerate(table.possible_agents):
+            obs = state.observation(seat)
+            landlord = None if obs.landlord is None else table.possible_agents[obs.landlord]
+            assert {k: v for k, v in table.infos[other].items() if k != "legal_actions"} == {
+                "phase": obs.phase, "landlord": landlord}
+            assert ("legal_actions" in table.infos[other]) == (other == agent)
+        table.step(int(np.flatnonzero(mask)[-1]))
+    assert table.infos["player_0"]["phase"] == "play" and table.infos["player_0"]["landlord"] is not None

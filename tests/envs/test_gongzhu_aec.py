@@ -66,3 +66,21 @@ def test_an_illegal_index_is_refused_and_changes_nothing():
     with pytest.raises(IllegalActionError, match="outside"):
         table.step(52)
     assert table.game_state.to_record() == before
+
+
+def test_infos_name_the_acting_agents_legal_cards_and_the_trick():
+    table = raw_env()
+    table.reset(seed=5)
+    for _ in range(6):
+        agent = table.agent_selection
+        mask = table.observe(agent)["action_mask"]
+        assert table.infos[agent]["legal_actions"] == {int(i): CARD_NAMES[i] for i in np.flatnonzero(mask)}
+        state = table.game_state
+        for seat, other in enumerate(table.possible_agents):
+            obs = state.observation(seat)
+            assert table.infos[other]["trick"] == [[f"player_{s}", card] for s, card in obs.trick]
+            assert table.infos[other]["leader"] == f"player_{obs.leader}"
+            assert table.infos[other]["phase"] == obs.phase
+            assert ("legal_actions" in table.infos[other]) == (other == agent)
+        table.step(int(np.flatnonzero(mask)[0]))
+    assert len(table.infos["player_0"]["trick"]) == 2

@@ -1,6 +1,7 @@
-"""The GuanDan PettingZoo AEC environment: PettingZoo's API and seed tests, list-position actions and masks,
-rewards, the action bound, privacy, refusals."""
+"""The GuanDan PettingZoo AEC environment: PettingZoo's API and seed tests, fixed-index actions and masks,
+rewards, infos, privacy, refusals."""
 
+import copy
 import random
 
 import numpy as np
@@ -9,11 +10,11 @@ from pettingzoo.test import api_test, seed_test
 
 import paiju
 from paiju.core.errors import IllegalActionError, PaijuError
-from paiju.envs import guandan_aec
-from paiju.envs.guandan_aec import DEFAULT_RULES, MAX_ACTIONS, env, legal_action, raw_env
-from paiju.games.guandan import GuanDanRules, Play, pack, parse_cards, wild_card
+from paiju.envs.guandan_aec import DEFAULT_RULES, env, legal_action, raw_env
+from paiju.games.guandan import GuanDanRules
+from paiju.games.guandan.action_space import ACTION_COUNT, choices, describe, index_of, indices_of, key_of
+from paiju.games.guandan.cards import level_name
 from paiju.games.guandan.features import STATE_SIZE, encode_state
-from paiju.games.guandan.legal import legal_plays
 
 GAME = paiju.load_game("guandan")
 TRIBUTE_RULES = GuanDanRules(rounds=3, start_level="Q", a_attempts=1)
@@ -40,7 +41,12 @@ def test_default_episode_is_one_round_and_rules_json_is_accepted():
         raw_env(rules="rounds=1")
 
 
-def test_masks_mark_the_legal_list_and_rewards_are_the_payoffs_through_tribute():
+def public_info(obs) -> dict:
+    return {"round": obs.round_number, "level": level_name(obs.level), "phase": obs.phase,
+            "levels": {"self": level_name(obs.self_level), "oppo": level_name(obs.oppo_level)}}
+
+
+def test_masks_mark_the_indices_of_the_legal_actions_and_rewards_are_the_payoffs_through_tribute():
     table = raw_env(rules=TRIBUTE_RULES)
     table.reset(seed=0)
     rng = random.Random(0)
@@ -48,26 +54,34 @@ def test_masks_mark_the_legal_list_and_rewards_are_the_payoffs_through_tribute()
     while not all(table.terminations.values()):
         agent = table.agent_selection
         state = table.game_state
+        level = state.standing.level
         legal = state.legal_actions()
         phases.add(state.phase)
         observed = table.observe(agent)
         mask = observed["action_mask"]
         assert observed["observation"].dtype == np.float32
         assert table.observation_space(agent).contains(observed)
-        assert np.array_equal(np.flatnonzero(mask), np.arange(len(legal)))
-        for other in table.possible_agents:
+        assert set(np.flatnonzero(mask).tolist()) == set(indices_of(legal, level))
+        assert table.infos[agent]["legal_actions"] == {int(i): describe(int(i)) for i in np.flatnonzero(mask)}
+        for seat, other in enumerate(table.possible_agents):
+            assert {k: v for k, v in table.infos[other].items() if k != "legal_actions"} == public_info(
+                state.observation(seat))
             if other != agent:
                 assert not table.observe(other)["action_mask"].any()
-        index = rng.randrange(len(legal))
-        assert legal_action(table, index) == legal[index]
+                assert "legal_actions" not in table.infos[other]
+        index = int(rng.choice(np.flatnonzero(mask)))
+        chosen = legal_action(table, index)
+        assert chosen in legal and index_of(chosen, level) == index
+        assert chosen == choices(legal, indices_of(legal, level), state.hands[state.current_player], level)[index]
         before = state.clone()
-        before.apply(legal[index])
+        before.apply(chosen)
         table.step(index)
         assert table.game_state.to_record() == before.to_record()
     assert {"tribute", "back", "play"} <= phases
     payoffs = table.game_state.payoffs()
     assert [table._cumulative_rewards[a] for a in table.possible_agents] == payoffs
     assert payoffs[0] == payoffs[2] == -payoffs[1] != 0
+    assert all("legal_actions" not in info and info["phase"] == "over" for info in table.infos.values())
 
 
 def test_observation_is_the_seats_features_and_unchanged_when_hidden_cards_are_redrawn():
@@ -87,7 +101,13 @@ def test_observation_is_the_seats_features_and_unchanged_when_hidden_cards_are_r
                 redrawn = GAME.determinize(state.observation(seat), random.Random(step * 4 + seat))
                 redrawn_hands_differ += redrawn.hands != state.hands
                 assert np.array_equal(encode_state(redrawn.observation(seat)), vector)
-        table.step(rng.randrange(len(state.legal_actions())))
+            acting = state.current_player
+            redrawn = GAME.determinize(state.observation(acting), random.Random(step))
+            assert redrawn.hands[acting] == state.hands[acting]
+            indices = indices_of(redrawn.legal_actions(), redrawn.standing.level)
+            same = {index: describe(index) for index in sorted(set(indices))}
+            assert table.infos[table.possible_agents[acting]]["legal_actions"] == same
+        table.step(int(rng.choice(np.flatnonzero(table.observe(table.agent_selection)["action_mask"]))))
     assert {"tribute", "back", "play"} <= checked
     assert redrawn_hands_differ > 20
 
@@ -95,29 +115,30 @@ def test_observation_is_the_seats_features_and_unchanged_when_hidden_cards_are_r
 def test_an_illegal_index_is_refused_and_changes_nothing():
     table = raw_env()
     table.reset(seed=1)
+    agent = table.agent_selection
     before = table.game_state.to_record()
-    count = len(table.game_state.legal_actions())
-    with pytest.raises(IllegalActionError, match=f"position {count} of the legal list.*not legal"):
-        table.step(count)
+    infos = copy.deepcopy(table.infos)
+    mask = table.observe(agent)["action_mask"]
+    illegal = int(np.flatnonzero(mask == 0)[3])
+    with pytest.raises(IllegalActionError, match=rf"chose action {illegal} \({describe(illegal)}\).*not legal"):
+        table.step(illegal)
     with pytest.raises(IllegalActionError, match="outside"):
-        table.step(MAX_ACTIONS)
+        table.step(ACTION_COUNT)
     with pytest.raises(IllegalActionError, match="action index"):
         table.step("PASS")
     with pytest.raises(PaijuError, match="not legal now"):
-        legal_action(table, count)
+        legal_action(table, illegal)
     assert table.game_state.to_record() == before
+    assert table.infos == infos and table.agent_selection == agent
+    assert np.array_equal(table.observe(agent)["action_mask"], mask)
 
 
-def test_the_richest_measured_hand_fits_the_action_bound():
-    level = parse_cards(["H3"])[0] // 4
-    hand = [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39, 42]
-    plays = legal_plays(pack([*hand, wild_card(level), wild_card(level)]), level, None)
-    assert all(isinstance(play, Play) for play in plays[:5])
-    assert 17_000 < len(plays) <= MAX_ACTIONS
-
-
-def test_a_legal_list_beyond_the_bound_is_a_clear_error(monkeypatch):
+def test_many_concrete_plays_share_one_index():
     table = raw_env()
-    monkeypatch.setattr(guandan_aec, "MAX_ACTIONS", 3)
-    with pytest.raises(PaijuError, match=r"4 legal actions, more than .*MAX_ACTIONS = 3"):
-        table.indices([0, 1, 2, 3])
+    table.reset(seed=3)
+    state = table.game_state
+    legal = state.legal_actions()
+    level = state.standing.level
+    mask = table.observe(table.agent_selection)["action_mask"]
+    assert 0 < mask.sum() < len(legal)
+    assert len({key_of(action, level) for action in legal}) == mask.sum()

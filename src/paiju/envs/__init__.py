@@ -1,6 +1,7 @@
 """Environments for reinforcement-learning libraries over paiju's engines.
 
 ``paiju.envs.card_aec.CardGameEnv`` is the PettingZoo AEC loop shared by every game; ``doudizhu_aec.env()``,
-``gongzhu_aec.env()`` and ``guandan_aec.env()`` are the games' environments. DouDizhu and Gongzhu use a fixed
-discrete action index, GuanDan a position in the current legal list (bounded by ``guandan_aec.MAX_ACTIONS``).
+``gongzhu_aec.env()`` and ``guandan_aec.env()`` are the games' environments. Each uses a fixed discrete action
+index with an action mask (GuanDan's over abstract plays: ``paiju.games.guandan.action_space``), and names the
+acting agent's legal indices and the public game state in ``infos``.
 """

@@ -5,7 +5,15 @@ Agents ``player_0`` .. ``player_{n-1}`` are the game's seats. ``observe(agent)``
 that seat's observation by the subclass's ``encode``) and
 ``"action_mask"`` (``Box(0, 1, (action_count,), int8)``, all zeros unless the agent is to act). Actions are
 ``Discrete(action_count)``; an action whose mask entry is 0 raises ``IllegalActionError`` and changes
-nothing. Rewards are 0 until the end, then each seat's payoff (``State.payoffs``). ``reset(seed=s)`` deals
+nothing. A game's ``indices`` gives each legal action its fixed index; when several legal actions share an
+index, ``chosen_actions`` picks the one the index plays (by default the first in the engine's legal order).
+
+``infos[agent]`` holds, for every agent, the public game state read from that seat's observation alone
+(``public_info``: each game's module doc lists its keys), and for the agent to act also
+``"legal_actions"``: ``{index: description}`` of its legal indices (``describe_index``) — what its mask
+shows, named; no other agent's infos hold it.
+
+Rewards are 0 until the end, then each seat's payoff (``State.payoffs``). ``reset(seed=s)`` deals
 game ``s``; ``reset()`` without a seed deals the next game of the generator seeded by the last seeded reset.
 The ruleset is a constructor argument, or ``reset(options={"rules": rules or its JSON})``; other option keys
 are ignored (PettingZoo's API test passes arbitrary ones).
@@ -87,7 +95,19 @@ class CardGameEnv(AECEnv):
 
     @abstractmethod
     def describe_index(self, index: int) -> str:
-        """What an action index stands for, for error messages."""
+        """What an action index stands for (error messages, ``infos``)."""
+
+    @abstractmethod
+    def public_info(self, observation: Any) -> dict[str, Any]:
+        """The public game state for ``infos`` from one seat's observation (JSON-like values)."""
+
+    def chosen_actions(self, legal: Sequence[Action], indices: Sequence[int]) -> dict[int, Action]:
+        """The engine action each index plays, from the legal actions and their ``indices``: by default the
+        first legal action of each index, in the engine's legal order."""
+        chosen: dict[int, Action] = {}
+        for index, action in zip(indices, legal, strict=True):
+            chosen.setdefault(index, action)
+        return chosen
 
     # -- the AEC API -----------------------------------------------------------------------------------
 
@@ -118,8 +138,9 @@ class CardGameEnv(AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
-        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {}
         self._begin_turn()
+        self._update_infos()
 
     def _begin_turn(self) -> None:
         state = self.game_state
@@ -127,7 +148,21 @@ class CardGameEnv(AECEnv):
         assert seat is not None
         self.agent_selection = self.possible_agents[seat]
         legal = state.legal_actions()
-        self._legal = dict(zip(self.indices(legal), legal, strict=True))
+        self._legal = self.chosen_actions(legal, self.indices(legal))
+
+    def _update_infos(self) -> None:
+        """Every live agent's public state, and the acting agent's legal indices named (module doc)."""
+        state = self.game_state
+        acting = None if state.is_terminal() else self.agent_selection
+        infos: dict[str, dict[str, Any]] = {}
+        for seat, agent in enumerate(self.possible_agents):
+            if agent not in self.agents:
+                continue
+            info = self.public_info(state.observation(seat))
+            if agent == acting:
+                info["legal_actions"] = {index: self.describe_index(index) for index in sorted(self._legal)}
+            infos[agent] = info
+        self.infos = infos
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self.possible_agents.index(agent)
@@ -151,10 +186,15 @@ class CardGameEnv(AECEnv):
         else:
             self.rewards = {name: 0.0 for name in self.agents}
             self._begin_turn()
+        self._update_infos()
         self._accumulate_rewards()
         self._deads_step_first()
         if self.render_mode == "human":
             self.render()
+
+    def legal_action(self, index: int) -> Action:
+        """The engine action that ``index`` plays now; ``IllegalActionError`` when it is not legal."""
+        return self._chosen(self.agent_selection, index)
 
     def _chosen(self, agent: str, action: Any) -> Action:
         """The engine action for ``action`` (an index), or ``IllegalActionError`` naming why it is not legal."""

@@ -32,11 +32,16 @@ Rewards are 0 until the end, then each seat's payoff (``State.payoffs``). ``rese
 ``s``; ``reset()`` without a seed deals the next game of the generator seeded by the last seeded reset.
 The ruleset is a constructor argument, or ``reset(options={"rules": DouDizhuRules(...) or its JSON})``;
 other option keys are ignored.
+
+``infos[agent]`` (``CardGameEnv``): ``{"phase": "bid" | "play" | "over", "landlord": agent name or None}``
+from that seat's observation, and for the agent to act ``"legal_actions"`` (``{index: "bid 2" | "pass" |
+cards}``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 from typing import Any, ClassVar, cast
 
 import numpy as np
@@ -139,8 +144,18 @@ class DouDizhuEnv(CardGameEnv):
         return action_indices(legal).tolist()
 
     def describe_index(self, index: int) -> str:
-        meant = action_at(index)
-        return f"bid {meant}" if isinstance(meant, int) else ("pass" if meant.is_pass else repr(meant.cards))
+        return _description(index)
+
+    def public_info(self, observation: Any) -> dict[str, Any]:
+        obs = cast(DouDizhuObservation, observation)
+        landlord = None if obs.landlord is None else self.possible_agents[obs.landlord]
+        return {"phase": obs.phase, "landlord": landlord}
+
+
+@cache
+def _description(index: int) -> str:
+    meant = action_at(index)
+    return f"bid {meant}" if isinstance(meant, int) else ("pass" if meant.is_pass else repr(meant.cards))
 
 
 def raw_env(rules: DouDizhuRules | dict[str, Any] | None = None, render_mode: str | None = None) -> DouDizhuEnv:

@@ -14,6 +14,10 @@ loop, masks, rewards (each seat's team result at the end) and seeding are
 | 468    | 64   | scoring cards each relative seat has taken (``SCORING_CARDS``)  |
 | 532    | 16   | suits each relative seat showed void in (S H D C)               |
 | 548    | 4    | leader of the trick in progress, relative seat one-hot          |
+
+``infos[agent]`` (``CardGameEnv``): ``{"phase", "leader": agent name, "trick": [[agent name, card], ...]}``
+(the trick in progress) from that seat's observation, and for the agent to act ``"legal_actions"``
+(``{index: card name}``).
 """
 
 from __future__ import annotations
@@ -77,6 +81,12 @@ class GongzhuEnv(CardGameEnv):
 
     def describe_index(self, index: int) -> str:
         return CARD_NAMES[index]
+
+    def public_info(self, observation: Any) -> dict[str, Any]:
+        obs = cast(GongzhuObservation, observation)
+        agents = self.possible_agents
+        return {"phase": obs.phase, "leader": agents[obs.leader],
+                "trick": [[agents[seat], card] for seat, card in obs.trick]}
 
 
 def raw_env(rules: GongzhuRules | dict[str, Any] | None = None, render_mode: str | None = None) -> GongzhuEnv:

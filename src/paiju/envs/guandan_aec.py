@@ -6,14 +6,18 @@ the ruleset, by default ``GuanDanRules(rounds=1)``: a single round from level 2,
 with the tribute and back phases. The AEC loop, masks, rewards (each seat's payoff at the end: its team's
 round results, ``GuanDanState.payoffs``) and seeding are ``paiju.envs.card_aec.CardGameEnv``'s.
 
-Actions: GuanDan's plays have no small fixed index, so, as the competition platform's ``actIndex``, an action
-is a position in the current legal list in ``legal_actions()`` order (plays: ``legal.legal_plays``, the pass
-first when following; gifts: by card index). The space is ``Discrete(MAX_ACTIONS)`` and the mask marks the
-first ``len(legal)`` entries; ``legal_action(env, index)`` names the action behind an index.
+Actions: ``Discrete(ACTION_COUNT)`` (1,292) over the fixed index of abstract actions of
+``paiju.games.guandan.action_space``: pass, plays by (type, rank, secondary, wild cards used), gifts by card.
+The mask marks every index with at least one legal concrete action; an index stands for the concrete play
+that module's rule picks (the fewest cards of the hand's straight-flush material, then the engine's legal
+order), and ``legal_action(env, index)`` names it.
 
 The ``"observation"`` is DanZero's 513 state features of that seat's ``GuanDanObservation``
 (``paiju.games.guandan.features.encode_state``, float32: card counts 0..2, one-hots and flags 0/1, the
-partner's last play -1 once the partner has finished).
+partner's last play -1 once the partner has finished). ``infos[agent]`` (``CardGameEnv``): ``{"round": n
+(from 0), "level": "2".."A", "levels": {"self": .., "oppo": ..} (team levels at the round's start), "phase":
+"tribute" | "back" | "play" | "over"}`` from that seat's observation, and for the agent to act
+``"legal_actions"`` (``{index: "pair of 9s, 1 wild"}``, ``action_space.describe``).
 """
 
 from __future__ import annotations
@@ -25,10 +29,10 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from paiju.core.errors import PaijuError
 from paiju.envs.card_aec import CardGameEnv
-from paiju.games.guandan import GuanDanObservation, GuanDanRules
-from paiju.games.guandan.cards import COPIES
+from paiju.games.guandan import GuanDanObservation, GuanDanRules, GuanDanState
+from paiju.games.guandan.action_space import ACTION_COUNT, choices, describe, indices_of
+from paiju.games.guandan.cards import COPIES, level_name
 from paiju.games.guandan.features import (
     CARDS_LEFT,
     HAND,
@@ -40,11 +44,6 @@ from paiju.games.guandan.features import (
     encode_state,
 )
 
-MAX_ACTIONS = 1 << 15
-"""Bound on the number of legal actions at any decision: the largest legal list measured on fresh 27-card
-hands holding both wild cards (the richest leads) was 17,070 plays (a hill-climb over hands packed into seven
-adjacent ranks; random such hands gave at most 14,252); the bound is the next power of two, 2**15, nearly
-twice that. A position with more legal actions raises ``PaijuError``."""
 DEFAULT_RULES = GuanDanRules(rounds=1)
 """One round per episode."""
 
@@ -69,7 +68,7 @@ class GuanDanEnv(CardGameEnv):
         "name": "paiju_guandan_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
     game_name = "guandan"
     default_rules = DEFAULT_RULES
-    action_count = MAX_ACTIONS
+    action_count = ACTION_COUNT
     observation_dtype = np.float32
 
     def observation_low(self) -> np.ndarray:
@@ -82,21 +81,28 @@ class GuanDanEnv(CardGameEnv):
         return encode_state(cast(GuanDanObservation, observation))
 
     def indices(self, legal: Sequence[Any]) -> list[int]:
-        if len(legal) > MAX_ACTIONS:
-            raise PaijuError(f"this position has {len(legal)} legal actions, more than the environment's bound "
-                             f"MAX_ACTIONS = {MAX_ACTIONS}")
-        return list(range(len(legal)))
+        return indices_of(legal, cast(GuanDanState, self.game_state).standing.level)
+
+    def chosen_actions(self, legal: Sequence[Any], indices: Sequence[int]) -> dict[int, Any]:
+        state = cast(GuanDanState, self.game_state)
+        seat = state.current_player
+        assert seat is not None
+        return choices(legal, indices, state.hands[seat], state.standing.level)
 
     def describe_index(self, index: int) -> str:
-        return f"position {index} of the legal list"
+        return describe(index)
+
+    def public_info(self, observation: Any) -> dict[str, Any]:
+        obs = cast(GuanDanObservation, observation)
+        return {"round": obs.round_number, "level": level_name(obs.level),
+                "levels": {"self": level_name(obs.self_level), "oppo": level_name(obs.oppo_level)},
+                "phase": obs.phase}
 
 
 def legal_action(table: GuanDanEnv, index: int) -> Any:
-    """The engine action (``Play`` or ``Gift``) that action ``index`` stands for now."""
-    legal = table.game_state.legal_actions()
-    if not 0 <= index < len(legal):
-        raise PaijuError(f"action {index} is not legal now: {len(legal)} actions are legal")
-    return legal[index]
+    """The engine action (``Play`` or ``Gift``) that action ``index`` plays now (``IllegalActionError`` when
+    its mask entry is 0)."""
+    return table.legal_action(index)
 
 
 def raw_env(rules: GuanDanRules | dict[str, Any] | None = None, render_mode: str | None = None) -> GuanDanEnv:
@@ -109,4 +115,4 @@ def env(rules: GuanDanRules | dict[str, Any] | None = None, render_mode: str | N
     return wrappers.OrderEnforcingWrapper(raw_env(rules, render_mode))
 
 
-__all__ = ["DEFAULT_RULES", "MAX_ACTIONS", "GuanDanEnv", "env", "legal_action", "observation_bounds", "raw_env"]
+__all__ = ["DEFAULT_RULES", "GuanDanEnv", "env", "legal_action", "observation_bounds", "raw_env"]
