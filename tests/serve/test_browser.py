@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import re
+import time
 from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +24,7 @@ from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
 from paiju.games.doudizhu import DouDizhu, DouDizhuRules
 from paiju.games.doudizhu.cards import format_cards
 from paiju.games.gongzhu import player_score
+from paiju.games.guandan import GuanDan
 from paiju.serve.settings import ServeSettings
 
 CHROMIUM = Path("/usr/bin/chromium")
@@ -387,6 +389,93 @@ def test_a_guandan_round_played_to_the_end_by_clicking_then_replayed(page: Page,
     check_replay(page, "guandan", seats=4)
 
 
+TRIBUTE_SEED = 1
+"""Four "rules" bots dealt from this seed finish round one 1st and 2nd in one team (double down): both losers
+pay tribute in round two, and both receivers return a card."""
+
+
+def finished_record(arena_url: str, table_id: str, limit: float = 60.0) -> dict:
+    """The record of table ``table_id`` once it has finished (the arena holds that one game only)."""
+    deadline = time.monotonic() + limit
+    while next(table for table in httpx.get(f"{arena_url}/api/tables").json()["tables"]
+               if table["table_id"] == table_id)["status"] != "finished":
+        assert time.monotonic() < deadline, f"table {table_id} did not finish in {limit} s"
+        time.sleep(0.1)
+    (summary,) = httpx.get(f"{arena_url}/api/records").json()
+    return httpx.get(f"{arena_url}/api/records/{summary['record_id']}").json() | {"id": summary["record_id"]}
+
+
+def guandan_card_text(card: str) -> str:
+    """A GuanDan card as the page writes it: 10♥, the jokers by name."""
+    if card in ("SB", "HR"):
+        return "small joker" if card == "SB" else "big joker"
+    return f"{'10' if card[1] == 'T' else card[1]}{SUIT_SYMBOLS[card[0]]}"
+
+
+def test_guandan_tribute_and_return_are_drawn_in_the_replay(page: Page, arena_url: str):
+    reply = httpx.post(f"{arena_url}/api/tables", json={"game": "guandan", "rules": {"rounds": 2}, "seed": TRIBUTE_SEED,
+                                                        "seats": ["rules"] * 4, "bot_delay": 0})
+    assert reply.status_code == 201, reply.text
+    record = finished_record(arena_url, reply.json()["table_id"])
+    gifts = [(step, seat, action) for step, (seat, action) in enumerate(record["actions"], start=1)
+             if action[0] in ("tribute", "back")]
+    assert [action[0] for _, _, action in gifts] == ["tribute", "tribute", "back", "back"]
+    state = GuanDan().opening_state(record)  # who received each gift: the engine's announcement
+    for seat, action in record["actions"][:gifts[-1][0]]:
+        state.apply(state.action_from_json(action), seat=seat)
+    public = state.observation(0).to_json()
+    order = public["previous_order"]
+    page.goto(f"{arena_url}/#/replay/{record['id']}")
+    page.get_by_test_id("replay-view").wait_for()
+    panel = page.get_by_test_id("tribute-panel")
+    name = {seat: f"Seat {seat} · rules" for seat in range(4)}
+    first_gift = gifts[0][0]
+    page.get_by_test_id("replay-move").nth(first_gift - 2).click()  # the round's last play: round two is dealt
+    expect(panel.get_by_test_id("finish")).to_contain_text(
+        [f"{name[seat]} {place}" for seat, place in zip(order, ("1st", "2nd", "3rd", "4th"), strict=True)])
+    expect(panel).to_contain_text("Double down")
+    rows = panel.get_by_test_id("gift")
+    expect(rows).to_have_count(2)
+    expect(rows.first).to_have_attribute("data-state", "choosing")
+    page.get_by_test_id("replay-next").click()  # one tribute chosen: sealed, its card shown to nobody
+    expect(rows.first).to_have_attribute("data-state", "sealed")
+    expect(rows.first).to_have_attribute("data-card", "")
+    expect(rows.first).to_contain_text("sealed")
+    expect(rows.nth(1)).to_have_attribute("data-state", "choosing")
+    expect(panel).not_to_contain_text("your turn")  # the seat drawn at the bottom of a replay is nobody's own
+    assert rows.first.locator(".card.back").count() == 1
+    page.get_by_test_id("replay-next").click()  # the second: both change hands, and the returns are awaited
+    expect(rows).to_have_count(4)
+    screenshot(page, "guandan-tribute")
+    page.get_by_test_id("replay-next").click()
+    page.get_by_test_id("replay-next").click()  # both returned: the round's first play is next
+    assert page.get_by_test_id("replay-step").text_content().startswith(f"Step {gifts[-1][0]} of ")
+    for kind in ("tribute", "back"):
+        shown = panel.locator(f"[data-testid=gift][data-kind={kind}]")
+        expect(shown).to_have_count(2)
+        for row, (giver, receiver, card) in zip(shown.all(), public[kind], strict=True):
+            assert (row.get_attribute("data-giver"), row.get_attribute("data-receiver"),
+                    row.get_attribute("data-card"), row.get_attribute("data-state")) == (
+                str(giver), str(receiver), card, "given")
+            expect(row.locator(".gift-kind")).to_have_text({"tribute": "Tribute", "back": "Return"}[kind])
+            expect(row.locator(".gift-giver")).to_have_text(name[giver])
+            expect(row.locator(".gift-receiver")).to_have_text(name[receiver])
+            expect(row.get_by_test_id("gift-card")).to_have_text(guandan_card_text(card))
+        assert sorted((seat, action[2][0]) for _, seat, action in gifts if action[0] == kind) == sorted(
+            (giver, card) for giver, _, card in public[kind])  # the cards the stored record's gifts gave
+    screenshot(page, "guandan-tribute-returned")
+    page.get_by_test_id("replay-next").click()  # the first play clears the step away
+    expect(panel).to_have_count(0)
+    # An anti-tribute (two payers holding a big joker each) names them, and nobody pays.
+    anti = page.evaluate("async (view) => { const {guandan} = await import('/static/js/games/guandan.js');"
+                         " const panel = guandan.centrePanel(view, 'play', {me: 0, seatName: (s) => `Seat ${s}`,"
+                         " toAct: 1, mine: []}); return [panel.querySelector('[data-testid=anti-tribute]').textContent,"
+                         " panel.querySelectorAll('[data-testid=gift]').length]; }",
+                         {"previous_order": [1, 3, 0, 2], "anti_tribute": [2, 0], "tribute": [], "back": [],
+                          "history": [], "round": 1})
+    assert anti == ["Seat 2 and Seat 0 hold both big jokers: no tribute is paid.", 0]
+
+
 def test_an_open_seat_is_taken_from_the_lobby_in_another_browser(browser: Browser, page: Page, arena_url: str):
     create_table(page, "gongzhu", seats={1: "open"})
     page.get_by_test_id("waiting").wait_for()
@@ -420,3 +509,60 @@ def test_the_page_scores_gongzhu_cards_as_the_engine_does(page: Page):
     shown = page.evaluate("async (cases) => { const {playerScore} = await import('/static/js/games/gongzhu.js');"
                           " return cases.map(playerScore); }", cases)
     assert shown == [player_score(taken) for taken in cases]
+
+
+WATCH_END_MS = 60_000
+"""Milliseconds a watched Gongzhu game of bots (52 moves, 0.3 s each) has to end."""
+
+
+def frames_shown(page: Page) -> int:
+    """The frames the viewer holds, from its "Step N of M" label."""
+    return int(re.search(r"of (\d+)", page.get_by_test_id("replay-step").text_content()).group(1)) + 1
+
+
+def wait_for_more_frames(page: Page, than: int) -> None:
+    page.wait_for_function("(n) => Number(/of (\\d+)/.exec(document.querySelector('[data-testid=replay-step]')"
+                           "?.textContent)?.[1]) + 1 > n", arg=than)
+
+
+def test_a_table_of_bots_is_watched_live_with_every_hand_then_its_result(page: Page, arena_url: str):
+    page.get_by_test_id("game-select").select_option("gongzhu")
+    for seat in range(4):
+        page.get_by_test_id(f"seat-{seat}").select_option("random")
+    expect(page.get_by_test_id("create-table")).to_have_text("Create the table and watch")
+    page.get_by_test_id("bot-delay").fill("0.3")
+    page.get_by_test_id("create-table").click()
+    page.get_by_test_id("replay-view").wait_for()  # a table of bots alone opens in the live viewer
+    expect(page).to_have_url(re.compile(r"#/watch/t-"))
+    table_id = unquote(page.url.split("#/watch/")[1])
+    page.locator("[data-testid=replay-view] .back").click()
+    watch = page.locator("[data-testid=table]", has_text=table_id).get_by_test_id("watch-table")
+    watch.click()  # the lobby offers it to anyone
+    badge = page.get_by_test_id("live-badge")
+    expect(badge).to_have_text("Live")
+    expect(page.get_by_test_id("shown-hand")).to_have_count(4)  # every hand face up, as in a replay
+    step = page.get_by_test_id("replay-step")
+    wait_for_more_frames(page, 1)
+    following = re.compile(r"^Step (\d+) of \1$")
+    expect(step).to_have_text(following)  # the newest move is shown
+    shown = frames_shown(page)
+    wait_for_more_frames(page, shown)  # the board advances by itself, following the newest move
+    expect(step).to_have_text(following)
+    assert frames_shown(page) > shown
+    screenshot(page, "gongzhu-watch")
+    page.get_by_test_id("replay-start").click()  # stepping back stops the view following the newest move
+    wait_for_more_frames(page, frames_shown(page))
+    assert step.text_content().startswith("Step 0 of ")
+    deal = page.get_by_test_id("board").inner_html()
+    page.get_by_test_id("replay-seat").select_option("3")  # any seat at the bottom
+    assert page.get_by_test_id("board").inner_html() != deal
+    page.get_by_test_id("replay-end").click()  # back at the newest move: following again
+    expect(badge).to_have_text("Finished", timeout=WATCH_END_MS)
+    page.get_by_test_id("result").wait_for()
+    expect(page).to_have_url(re.compile(r"#/replay/"))
+    record_id = unquote(page.url.split("#/replay/")[1])
+    record = httpx.get(f"{arena_url}/api/records/{record_id}").json()
+    assert frames_shown(page) == len(record["actions"]) + 1
+    assert step.text_content() == f"Step {len(record['actions'])} of {len(record['actions'])}"
+    assert shown_payoffs(page) == record["result"]["payoffs"]
+    screenshot(page, "gongzhu-watch-result")

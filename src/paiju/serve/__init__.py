@@ -19,7 +19,14 @@ HTTP (JSON; refusals are ``{"detail": "message naming the problem"}``)
                                             409 seat taken, not open, or the game begun; 429 client limits
 ``GET /api/tables``                         the lobby: ``{"tables": [{"table_id", "game", "status", "seats":
                                             [{"seat", "kind", "agent"?, "connected", "reserved"?}],
-                                            "created"}]}``, newest first
+                                            "created", "bot_delay", "watchable"}]}``, newest first
+``GET /api/tables/{id}/frames?since=N``     watch a table of bots alone while it plays: ``{"game", "seats",
+                                            "status", "record_id", "frames": [frames N..]}``, frames shaped
+                                            as a replay's, every hand face up (made lazily from the table's
+                                            moves: ``replay_frames.LiveFrames``); ``record_id`` once stored.
+                                            403 a table with a person, open or network seat (its hands stay
+                                            hidden; its replay opens when it ends); 404 unknown table; 400
+                                            ``since`` past the frames made; 422 ``since`` not an int >= 0
 ``GET /api/records?limit=50``               finished games, newest first: ``[{"record_id", "game", "seats",
                                             "result", "finished"}]`` (limit 1-500)
 ``GET /api/records/{id}``                   the paiju JSON record
@@ -90,7 +97,8 @@ Security
   refused for a table with open seats, as its creator would know the joiners' hands. Bots are seeded
   from a hash of the table's seed and their seat (``paiju.eval.seeds.derive_seed``).
 - Every client is sent its own seat's observation only, never another hand; a crash message names no
-  internal detail (the log has it).
+  internal detail (the log has it). Only a table of bots alone can be watched while it plays, every hand
+  face up (nobody at it could profit); any other table's hands are seen only in its replay, once it ended.
 - Limits (``ServeSettings``, ``paiju serve --help``): client messages of at most 16 KiB (uvicorn refuses
   websocket messages over 1 MiB), deeply nested or over-long numbers refused with ``error``; one explain
   at a time per seat; tables in progress at most 256 in all and 8 per client address, reserved open

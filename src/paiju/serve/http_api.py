@@ -1,16 +1,19 @@
-"""The arena's JSON API under ``/api``: games, tables (create, reserve an open seat, the lobby), records.
+"""The arena's JSON API under ``/api``: games, tables (create, reserve an open seat, the lobby, watch a table of
+bots), records.
 
 Refusals are ``{"detail": "message naming the problem"}`` with status 400 (a request the games refuse:
-unknown game, bad rules, wrong seat count, unknown agent, a chosen seed with open seats), 404 (unknown
-table, seat or record), 409 (seat taken), 413 (a body over ``max_body_bytes``, refused unread: ``limits``),
-422 (a body or parameter of the wrong shape), 429 (this client's limits: tables in progress, reserved
-seats, requests a minute; ``paiju.serve.lobby``) or 503 (the server's table cap). A refusal quotes at most a
-few dozen characters of what was sent.
+unknown game, bad rules, wrong seat count, unknown agent, a chosen seed with open seats; a ``since`` past the
+frames made), 403 (watching a table with a person or network seat while it plays), 404 (unknown table, seat
+or record), 409 (seat taken), 413 (a body over ``max_body_bytes``, refused unread: ``limits``), 422 (a body
+or parameter of the wrong shape), 429 (this client's limits: tables in progress, reserved seats, requests a
+minute; ``paiju.serve.lobby``) or 503 (the server's table cap). A refusal quotes at most a few dozen
+characters of what was sent.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Query, Request, Response, status
@@ -24,7 +27,7 @@ from paiju.serve.lobby import ClientLimitReached, Lobby, TableNotFound, TooManyT
 from paiju.serve.replay_frames import FrameCache
 from paiju.serve.seats import SeatKind
 from paiju.serve.store import GameStore, RecordNotFound
-from paiju.serve.tables import SeatNotFound, SeatUnavailable
+from paiju.serve.tables import HandsHidden, SeatNotFound, SeatUnavailable
 
 MAX_RECORDS_LISTED = 500
 NAME_CHARS = 64
@@ -53,6 +56,8 @@ def refusal(error: PaijuError) -> HTTPException:
     """The HTTP status for a refused request, with the error's message as ``detail``."""
     if isinstance(error, TableNotFound | SeatNotFound | RecordNotFound):
         code = status.HTTP_404_NOT_FOUND
+    elif isinstance(error, HandsHidden):
+        code = status.HTTP_403_FORBIDDEN
     elif isinstance(error, SeatUnavailable):
         code = status.HTTP_409_CONFLICT
     elif isinstance(error, ClientLimitReached):
@@ -111,6 +116,25 @@ def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache, leaderbo
     async def tables() -> dict[str, Any]:
         """The lobby: every table held, newest first, with who sits where and who is connected."""
         return {"tables": [table.lobby_json() for table in lobby.listing()]}
+
+    @router.get("/tables/{table_id}/frames")
+    async def table_frames(table_id: str, since: Annotated[int, Query(ge=0)] = 0) -> Response:
+        """A table of bots alone, watched while it plays: ``{"game", "seats", "status", "record_id", "frames"}``
+        with frames ``since`` .. the latest, shaped as a replay's (every hand face up)."""
+        try:
+            table = lobby.get(table_id)
+            live = table.live_frames()
+        except PaijuError as error:
+            raise refusal(error) from None
+        # Read before the frames are brought up to date: a table said to be over has made every move by then.
+        described = {"game": table.game.name, "seats": [seat.name for seat in table.seats],
+                     "status": table.status.value, "record_id": table.record_id}
+        count = await live.update(table.moves)
+        if since > count:
+            raise HTTPException(status.HTTP_400_BAD_REQUEST,
+                                f"since={since} is past the {count} frames of table {table_id} so far")
+        body = json.dumps(described, separators=(",", ":")).encode()
+        return Response(body[:-1] + b',"frames":' + live.frames_json(since) + b"}", media_type="application/json")
 
     @router.get("/records")
     async def records(limit: Annotated[int, Query(ge=1, le=MAX_RECORDS_LISTED)] = 50) -> list[dict[str, Any]]:

@@ -8,6 +8,11 @@ replays with the same code as live tables.
 A long GuanDan game has thousands of frames (megabytes of JSON, a large fraction of a second of CPU):
 ``FrameCache`` makes each record's frames once, one record at a time, in a worker thread, and keeps the
 JSON text of the most recent ones, so that requests for replays never stall the tables' event loop.
+
+``LiveFrames`` makes the same frames for a table still playing (``GET /api/tables/{id}/frames``; only tables of
+bots alone, ``Table.live_frames``): it keeps its own clone of the opening position and, when asked, replays on
+it the moves made since it was last asked, in a worker thread; a table nobody watches pays nothing but its
+list of moves, and each poll costs only the moves made since.
 """
 
 from __future__ import annotations
@@ -15,10 +20,11 @@ from __future__ import annotations
 import asyncio
 import json
 from collections import OrderedDict
+from collections.abc import Sequence
 from typing import Any
 
 from paiju.core.errors import PaijuError, RecordError
-from paiju.core.game import JSON, State
+from paiju.core.game import JSON, Action, Game, State
 from paiju.core.registry import load_game
 from paiju.serve.store import GameStore
 
@@ -95,3 +101,47 @@ class FrameCache:
         while total > self.limit and len(self._bodies) > 1:
             _, dropped = self._bodies.popitem(last=False)
             total -= len(dropped)
+
+
+class LiveFrames:
+    """The frames of a game in progress, made lazily from its moves on a clone of its opening position.
+
+    ``update`` runs on the event loop (it reads the table's list of moves there) and replays the new moves in a
+    worker thread, one update at a time; the frames are kept as compact JSON, one ``bytes`` per frame.
+    """
+
+    def __init__(self, game: Game, opening: State) -> None:
+        self.game = game
+        self._state = opening.clone()
+        """Touched only by ``_extend``, under ``_making``."""
+        self._encoded: list[bytes] = [_encode(_frame(0, None, None, self._state))]
+        self._making = asyncio.Lock()
+
+    @property
+    def count(self) -> int:
+        """Frames made so far: one more than the moves replayed."""
+        return len(self._encoded)
+
+    async def update(self, moves: Sequence[tuple[int, Action]]) -> int:
+        """Replay the moves of ``moves`` (every ``(seat, action)`` of the game so far, in order) not replayed
+        yet; the number of frames then."""
+        async with self._making:
+            new = list(moves[self.count - 1:])  # sliced on the loop: the table appends to ``moves`` there
+            if new:
+                self._encoded += await asyncio.to_thread(self._extend, new)
+        return self.count
+
+    def frames_json(self, since: int) -> bytes:
+        """Frames ``since`` .. the latest as a JSON array."""
+        return b"[" + b",".join(self._encoded[since:]) + b"]"
+
+    def _extend(self, moves: list[tuple[int, Action]]) -> list[bytes]:
+        made = []
+        for seat, action in moves:
+            self._state.apply(action, seat=seat)
+            made.append(_encode(_frame(self.count + len(made), seat, self.game.action_to_json(action), self._state)))
+        return made
+
+
+def _encode(value: Any) -> bytes:
+    return json.dumps(value, separators=(",", ":")).encode()

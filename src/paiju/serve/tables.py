@@ -16,6 +16,10 @@ timeout for absent players never become a stored game.
 
 Every seat is sent only its own observation, and the last action as that seat may see it
 (``State.action_seen_by``: a GuanDan tribute or return card stays sealed until its phase ends).
+
+Watching: a table of bots alone (no person or network seat, so nobody at it can profit from seeing the hands)
+can be watched while it plays, every hand face up (``live_frames``: ``paiju.serve.replay_frames.LiveFrames``);
+any other table shows its hands only in its replay, once it has ended.
 """
 
 from __future__ import annotations
@@ -39,6 +43,7 @@ from paiju.eval.seeds import derive_seed
 from paiju.serve import protocol
 from paiju.serve.bots import explain_candidates, offered_agents
 from paiju.serve.protocol import ActionAnswer, ExplainRequest, Message, ProtocolError
+from paiju.serve.replay_frames import LiveFrames
 from paiju.serve.seats import Seat, SeatConnection, SeatKind, new_token
 from paiju.serve.settings import ServeSettings
 from paiju.serve.store import GameStore
@@ -62,6 +67,10 @@ class SeatNotFound(PaijuError):
 
 class SeatUnavailable(PaijuError):
     """A seat that cannot be reserved: not an open seat, or reserved already."""
+
+
+class HandsHidden(PaijuError):
+    """A table with a person or network seat asked to be watched: its hands stay hidden while it plays."""
 
 
 class TableAbandoned(Exception):
@@ -95,7 +104,7 @@ class Table:
         self.bot_delay = bot_delay if bot_delay is not None else (
             settings.bot_delay if any(seat.kind is not SeatKind.BOT for seat in seats) else 0.0)
         """Seconds each bot waits before acting: the table's choice, else the server's for a table with a person
-        or network seat, and none for a table of bots alone (nobody watches it move by move)."""
+        or network seat, and none for a table of bots alone (to be watched move by move, it chooses a delay)."""
         self.game = game
         self.seed = seed
         self.seats = seats
@@ -111,6 +120,12 @@ class Table:
         """``time.monotonic()`` when the table finished or was aborted."""
         self.last: tuple[int, Action] | None = None
         """The latest action and its seat."""
+        self.moves: list[tuple[int, Action]] = []
+        """Every ``(seat, action)`` played so far, in order."""
+        self.watchable = all(seat.kind is SeatKind.BOT for seat in seats)
+        """Whether the table may be watched while it plays, every hand face up: its seats are all bots."""
+        self._opening = self.state.clone() if self.watchable else None
+        self._live: LiveFrames | None = None
         self.result: Message | None = None
         self.record_id: str | None = None
         self.task: asyncio.Task[None] | None = None
@@ -134,10 +149,19 @@ class Table:
                 seat.connection.close(code, reason)
 
     def lobby_json(self) -> Message:
-        """``{"table_id", "game", "status", "seats", "created", "bot_delay"}`` as the lobby lists it."""
+        """``{"table_id", "game", "status", "seats", "created", "bot_delay", "watchable"}`` as the lobby lists it."""
         return {"table_id": self.table_id, "game": self.game.name, "status": self.status.value,
                 "seats": [seat.lobby_json() for seat in self.seats], "created": self.created,
-                "bot_delay": self.bot_delay}
+                "bot_delay": self.bot_delay, "watchable": self.watchable}
+
+    def live_frames(self) -> LiveFrames:
+        """The table's frames, every hand face up, made on first request (``HandsHidden`` unless ``watchable``)."""
+        if self._opening is None:
+            raise HandsHidden(f"table {self.table_id} has a person or network seat: its hands stay hidden while it "
+                              "plays; its replay opens when it ends")
+        if self._live is None:
+            self._live = LiveFrames(self.game, self._opening)
+        return self._live
 
     def seat(self, number: int) -> Seat:
         if not 0 <= number < len(self.seats):
@@ -320,6 +344,7 @@ class Table:
             action = await (self._bot_move(seat, legal) if seat in self.bots else self._remote_move(seat, legal))
             state.apply(action, seat=seat)
             self.last = (seat, action)
+            self.moves.append(self.last)
 
     async def _bot_move(self, seat: int, legal: list[Action]) -> Action:
         await asyncio.sleep(self.bot_delay)

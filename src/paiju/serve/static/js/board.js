@@ -37,10 +37,12 @@ function handElement(game, view, cards, count) {
  * The felt for `view` (an observation JSON, or a replay frame's full view).
  * `hands[seat]`: the seat's cards to show face up, null for a face-down stack, undefined for nothing (the
  * live player's own hand, drawn below the felt). `turnText` goes beside the seat to act. `fresh`: the seat whose
- * play has just arrived; it slides in from that seat.
+ * play has just arrived; it slides in from that seat. The centre shows the game's `centrePanel(view, phase,
+ * {me, seatName, toAct, mine})` when it has one (GuanDan's tribute step), then `centre`; `mine`: at a live
+ * table, the actions `me` made this deal (null in a replay, where `me` is only the seat drawn at the bottom).
  */
 export function boardElement({game, view, phase, me, seatCount, seatName, hands, toAct, turnText, centre,
-  fresh = null}) {
+  fresh = null, mine = null}) {
   const recent = game.recentPlays(view, phase);
   const seats = [];
   for (let seat = 0; seat < seatCount; seat++) {
@@ -61,8 +63,10 @@ export function boardElement({game, view, phase, me, seatCount, seatName, hands,
     // The seat to act is about to replace its previous play; a finished trick stays until the next card.
     playElement(game, view, acting && play && !play.done ? null : play, seat === fresh)));
   }
+  const panel = game.centrePanel ? game.centrePanel(view, phase, {me, seatName, toAct, mine}) : null;
   return el("div", {class: `felt felt-${seatCount}`, dataset: {testid: "board"}},
-    seats, el("div", {class: "felt-centre", dataset: {testid: "centre"}}, centre || ""));
+    seats, el("div", {class: `felt-centre${panel ? " with-panel" : ""}`, dataset: {testid: "centre"}},
+      panel, panel && centre ? el("div", {class: "centre-note"}, centre) : centre || ""));
 }
 
 /** The game's information rows (landlord, levels, scores...) as a definition list. */

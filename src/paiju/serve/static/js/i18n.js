@@ -22,19 +22,33 @@ const PHRASES = {
   // Replay
   "« Start": "« 开头", "◀ Back": "◀ 后退", "Forward ▶": "前进 ▶", "End »": "结尾 »", "▶ Play": "▶ 播放",
   "❚❚ Pause": "❚❚ 暂停", "Speed": "速度", "Seen from": "视角",
+  // Watching a table of bots
+  "Watch": "观战", "Live": "直播中", "Finished": "已结束", "Stopped": "已中止", "Hidden": "不公开",
+  "Not found": "未找到", "Bot delay (s)": "机器人延时（秒）", "Create the table and watch": "开桌观战",
   // DouDizhu
   "Landlord": "地主", "Peasant": "农民", "Landlord cards": "底牌", "Bids": "叫分", "Multiplier": "倍数",
   "No bid": "不叫", "Bid 1": "1 分", "Bid 2": "2 分", "Bid 3": "3 分",
   // GuanDan
   "Partner": "队友", "Opponent": "对手", "Level": "级牌", "Round": "局", "Our team": "我方", "Other team": "对方",
   "Finish order": "出完顺序", "Rank order": "牌序",
+  "Tribute and return": "进贡与还贡", "Tribute": "进贡", "Return": "还贡", "Anti-tribute": "抗贡",
+  "Last round": "上一局", "Last round:": "上一局：", "1st": "头游", "2nd": "二游", "3rd": "三游", "4th": "末游",
+  "sealed": "暗牌", "sealed: only you see it": "暗牌：只有你看得到", "choosing…": "选择中…", "waiting": "等待",
+  "your turn: select the card below, then Play": "轮到你：在下方选牌，再点出牌", "and": "和",
+  "holds both big jokers: no tribute is paid.": "有两张大王：抗贡，不进贡。",
+  "hold both big jokers: no tribute is paid.": "合有两张大王：抗贡，不进贡。", "The 1st leads.": "头游先出。",
+  "The 4th pays tribute to the 1st.": "末游向头游进贡。",
+  "Double down: the 3rd and the 4th both pay; the higher card goes to the 1st.":
+    "双下：三游和末游都进贡，大的一张给头游。",
+  "Then each receiver returns a card of 10 or lower.": "然后收贡者各还一张 10 或以下的牌。",
   // Gongzhu
   "Trick": "墩", "Team scores": "队伍得分", "Led": "首出",
 };
 
 const TERMS = [
   ["small joker", "小王"], ["big joker", "大王"], ["Landlord", "地主"], ["landlord", "地主"], ["peasants", "农民"],
-  ["Peasant", "农民"], ["Bomb", "炸弹"], ["bomb", "炸弹"], ["rocket", "王炸"], ["Tribute", "进贡"],
+  ["Peasant", "农民"], ["Bomb", "炸弹"], ["bomb", "炸弹"], ["rocket", "王炸"],
+  ["Anti-tribute", "抗贡"], ["a sealed card", "一张暗牌"], ["Tribute", "进贡"],
   ["tribute", "进贡"], ["Return", "还贡"], ["wild", "逢人配"], ["Seat", "座位"], ["pts", "分"],
   ["Pig", "猪"], ["Sheep", "羊"], ["Doubler", "变压器"], ["Hearts", "红桃"], ["not taken yet", "尚未被收"],
   ["taken by", "收于"],

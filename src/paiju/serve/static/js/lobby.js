@@ -1,11 +1,14 @@
-// The lobby: create a table (you in seat 0, a built-in agent or an open place in every other seat), join or
-// resume tables in progress, and open finished games in the replay viewer.
+// The lobby: create a table (you in seat 0, a built-in agent or an open place in every other seat; or bots in
+// every seat, to watch them play), join or resume tables in progress, watch tables of bots alone as they play,
+// and open finished games in the replay viewer.
 
 import {api, tokens} from "./api.js";
 import {el, fill} from "./dom.js";
 import {GAMES, preferredAgent} from "./games/index.js";
 
 const REFRESH_MS = 3000;
+/** Seconds the bots of a table created to be watched wait before each move, unless the form says otherwise. */
+const WATCHED_BOT_DELAY = 1;
 
 /** An input for one rule, typed after its default value; `read()` gives the value back in that type. */
 function ruleField(game, key, value) {
@@ -47,6 +50,10 @@ export class Lobby {
     this.seatArea = el("div", {class: "seat-choices"});
     this.rulesArea = el("div", {class: "rule-fields"});
     this.seedInput = el("input", {type: "number", placeholder: "random", dataset: {testid: "seed"}});
+    this.delayInput = el("input", {type: "number", min: "0", max: "10", step: "0.1", placeholder: "default",
+      dataset: {testid: "bot-delay"}});
+    this.createButton = el("button", {type: "button", class: "primary", dataset: {testid: "create-table"},
+      onclick: () => this.create()}, "Create the table and sit down");
     this.error = el("p", {class: "message error", dataset: {testid: "lobby-error"}, role: "alert"});
     this.tablesArea = el("div", {dataset: {testid: "tables"}});
     this.recordsArea = el("div", {dataset: {testid: "records"}});
@@ -60,8 +67,8 @@ export class Lobby {
           el("h3", {}, "Seats"), this.seatArea,
           el("h3", {}, "Rules"), this.rulesArea,
           el("label", {}, "Seed ", this.seedInput),
-          el("button", {type: "button", class: "primary", dataset: {testid: "create-table"},
-            onclick: () => this.create()}, "Create the table and sit down"),
+          el("label", {}, "Bot delay (s) ", this.delayInput),
+          this.createButton,
           this.error),
         el("section", {class: "panel"}, el("h2", {}, "Tables"), this.tablesArea),
         el("section", {class: "panel"}, el("h2", {}, "Finished games"), this.recordsArea))));
@@ -82,15 +89,16 @@ export class Lobby {
     const options = [...info.agents.map((name) => [name, described(name)]),
       ["open", "open (anyone may join)"], ["human", "a person (you hold the seat)"]];
     this.seatSelects = [];
-    const rows = [el("div", {class: "seat-choice"}, el("span", {}, "Seat 0"), el("strong", {}, "You"))];
-    for (let seat = 1; seat < info.num_players; seat++) {
-      const select = el("select", {dataset: {testid: `seat-${seat}`}},
-        options.map(([value, label]) => el("option", {value}, label)));
-      select.value = preferredAgent(info.agents);
+    for (let seat = 0; seat < info.num_players; seat++) {
+      const choices = seat === 0 ? [["human", "You"], ...info.agents.map((name) => [name, described(name)])] : options;
+      const select = el("select", {dataset: {testid: `seat-${seat}`}, onchange: () => this.labelCreate()},
+        choices.map(([value, label]) => el("option", {value}, label)));
+      select.value = seat === 0 ? "human" : preferredAgent(info.agents);
       this.seatSelects.push(select);
-      rows.push(el("label", {class: "seat-choice"}, el("span", {}, `Seat ${seat}`), select));
     }
-    fill(this.seatArea, rows);
+    fill(this.seatArea, this.seatSelects.map((select, seat) => el("label", {class: "seat-choice"},
+      el("span", {}, `Seat ${seat}`), select)));
+    this.labelCreate();
     const forPeople = GAMES[game].lobbyRules || {};
     this.ruleFields = Object.entries(info.default_rules)
       .map(([key, value]) => [key, ruleField(game, key, key in forPeople ? forPeople[key] : value)]);
@@ -98,19 +106,33 @@ export class Lobby {
       el("span", {}, key.replaceAll("_", " ")), field.input)));
   }
 
+  /** Whether every seat chosen is a built-in bot: the table is then created to be watched. */
+  botsOnly() {
+    return this.seatSelects.every((select) => select.value !== "human" && select.value !== "open");
+  }
+
+  labelCreate() {
+    this.createButton.textContent = this.botsOnly() ? "Create the table and watch" : "Create the table and sit down";
+  }
+
   async create() {
     const game = this.gameSelect.value;
     const spec = {
       game,
       rules: Object.fromEntries(this.ruleFields.map(([key, field]) => [key, field.read()])),
-      seats: ["human", ...this.seatSelects.map((select) => select.value)],
+      seats: this.seatSelects.map((select) => select.value),
     };
     if (this.seedInput.value.trim() !== "") spec.seed = Number(this.seedInput.value);
+    if (this.delayInput.value.trim() !== "") spec.bot_delay = Number(this.delayInput.value);
+    else if (this.botsOnly()) spec.bot_delay = WATCHED_BOT_DELAY;
     this.error.textContent = "";
     try {
       const table = await api.createTable(spec);
-      for (const seat of table.seats) if (seat.token) tokens.save(table.table_id, seat.seat, seat.token);
-      location.hash = `#/table/${encodeURIComponent(table.table_id)}/0`;
+      const mine = table.seats.filter((seat) => seat.token);
+      for (const seat of mine) tokens.save(table.table_id, seat.seat, seat.token);
+      if (mine.length > 0) location.hash = `#/table/${encodeURIComponent(table.table_id)}/${mine[0].seat}`;
+      else if (this.botsOnly()) location.hash = `#/watch/${encodeURIComponent(table.table_id)}`;
+      else this.refresh();
     } catch (error) {
       this.error.textContent = error.message;
     }
@@ -145,7 +167,9 @@ export class Lobby {
     fill(this.tablesArea, el("ul", {class: "listing"}, live.map((table) => el("li", {dataset: {testid: "table"}},
       el("span", {class: "what"}, `${(GAMES[table.game] || {title: table.game}).title} · ${table.table_id}`),
       el("span", {class: `status status-${table.status}`}, table.status),
-      el("span", {class: "seats"}, table.seats.map((seat) => this.seatEntry(table, seat)))))));
+      el("span", {class: "seats"}, table.seats.map((seat) => this.seatEntry(table, seat))),
+      table.watchable ? el("a", {class: "button small", href: `#/watch/${encodeURIComponent(table.table_id)}`,
+        dataset: {testid: "watch-table"}}, "Watch") : null))));
   }
 
   seatEntry(table, seat) {

@@ -1,4 +1,5 @@
-// The page's router: #/ is the lobby, #/table/{id}/{seat} a live table, #/replay/{record id} the replay viewer.
+// The page's router: #/ is the lobby, #/table/{id}/{seat} a live table, #/replay/{record id} the replay viewer,
+// #/watch/{table id} the replay viewer following a table of bots alone while it plays.
 
 import {api, tokens} from "./api.js";
 import {el, fill} from "./dom.js";
@@ -38,6 +39,8 @@ async function route() {
     current = new LiveTable(root, {tableId: parts[1], seat, token, gamesInfo});
   } else if (parts[0] === "replay" && parts.length === 2) {
     current = new ReplayViewer(root, parts[1]);
+  } else if (parts[0] === "watch" && parts.length === 2) {
+    current = new ReplayViewer(root, parts[1], {live: true});
   } else {
     current = new Lobby(root, gamesInfo);
   }

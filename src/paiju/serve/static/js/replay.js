@@ -1,6 +1,9 @@
 // The replay viewer: a finished game's frames (GET /api/records/{id}/frames), every hand face up, stepped
 // forward and back with the buttons or the arrow keys, played automatically at a chosen speed, or jumped to
 // from the move list; any seat can sit at the bottom.
+// Live mode watches a table of bots alone while it plays (GET /api/tables/{id}/frames?since=N, polled every
+// POLL_MS): new frames are appended, the view follows the newest unless the user stepped back, and when the
+// table ends the viewer becomes that game's replay (its result at the end, the address #/replay/{record id}).
 
 import {api} from "./api.js";
 import {boardElement, infoElement} from "./board.js";
@@ -10,10 +13,22 @@ import {resultElement} from "./result.js";
 
 const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 900;
+const POLL_MS = 700;
+
+/** A table's frames from `since` on; an Error with the server's status and message when refused. */
+async function tableFrames(tableId, since) {
+  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/frames?since=${since}`);
+  const payload = await response.json().catch(() => null);
+  if (!response.ok) throw new Error(`${response.status}: ${(payload && payload.detail) || response.statusText}`);
+  return payload;
+}
 
 export class ReplayViewer {
-  constructor(root, recordId) {
-    this.recordId = recordId;
+  /** `id`: a record id; with `live`, the id of a table of bots alone, watched while it plays. */
+  constructor(root, id, {live = false} = {}) {
+    this.live = live;
+    this.tableId = live ? id : null;
+    this.recordId = live ? null : id;
     this.step = 0;
     this.boardArea = el("div", {class: "board-area"}, el("p", {class: "waiting"}, "Loading the replay…"));
     this.infoArea = el("div", {class: "panel-body"});
@@ -21,6 +36,7 @@ export class ReplayViewer {
     this.actionLabel = el("span", {class: "replay-action", dataset: {testid: "replay-action"}});
     this.resultArea = el("div", {class: "replay-result"});
     this.title = el("h1", {}, "Replay");
+    this.liveBadge = el("span", {class: "live-badge", dataset: {testid: "live-badge"}, hidden: !live});
     const button = (testid, label, onclick) => el("button", {type: "button", dataset: {testid}, onclick}, label);
     this.buttons = [
       button("replay-start", "« Start", () => this.go(0)),
@@ -39,7 +55,8 @@ export class ReplayViewer {
       onchange: () => { this.me = Number(this.seatSelect.value); this.render(); }});
     this.moveList = el("ol", {class: "log replay-moves", dataset: {testid: "replay-moves"}});
     fill(root, el("section", {class: "replay-view", dataset: {testid: "replay-view"}},
-      el("header", {class: "topbar"}, el("a", {href: "#/", class: "back"}, "← Lobby"), this.title),
+      el("header", {class: "topbar"}, el("a", {href: "#/", class: "back"}, "← Lobby"), this.title,
+        this.liveBadge),
       el("div", {class: "table-layout"},
         el("div", {class: "main-column"}, this.boardArea,
           el("div", {class: "controls replay-controls"}, el("div", {class: "buttons"}, this.buttons),
@@ -54,11 +71,15 @@ export class ReplayViewer {
       if (this.frames && event.key in moves) this.go(Math.min(moves[event.key], this.frames.length - 1));
     };
     window.addEventListener("keydown", this.keyHandler);
-    this.load();
+    this.poller = null;
+    if (live) this.poll(); else this.load();
   }
 
   dispose() {
     this.pause();
+    clearTimeout(this.poller);
+    this.poller = null;
+    this.disposed = true;
     window.removeEventListener("keydown", this.keyHandler);
   }
 
@@ -97,6 +118,73 @@ export class ReplayViewer {
     }
   }
 
+  /** Live mode: fetch the frames made since the last poll, append them, and poll again unless the table ended. */
+  async poll() {
+    let update;
+    try {
+      update = await tableFrames(this.tableId, this.frames ? this.frames.length : 0);
+    } catch (error) {
+      if (this.disposed) return;
+      if (!this.frames) {
+        fill(this.boardArea, el("p", {class: "message error", dataset: {testid: "replay-error"}}, error.message));
+        this.showLive(error.message.startsWith("403") ? "Hidden" : "Not found");
+        return;
+      }
+      this.poller = setTimeout(() => this.poll(), POLL_MS * 3);  // a dropped poll: try again a little later
+      return;
+    }
+    if (this.disposed) return;
+    const following = !this.frames || this.step === this.frames.length - 1;
+    if (!this.frames) {
+      this.game = gameModule(update.game);
+      this.frames = [];
+      this.seatNames = update.seats;
+      this.title.textContent = `${this.game.title} · ${this.tableId}`;
+      fill(this.seatSelect, this.seatNames.map((_, seat) => el("option", {value: String(seat)}, this.seatName(seat))));
+    }
+    this.addFrames(update.frames);
+    if (update.status === "finished" && update.record_id) {
+      await this.finish(update.record_id);
+      if (this.disposed) return;
+    } else if (update.status === "aborted") {
+      this.ended = true;
+      this.showLive("Stopped");
+    } else {
+      this.showLive("Live");
+      this.poller = setTimeout(() => this.poll(), POLL_MS);
+    }
+    const moved = following && this.frames.length - 1 > this.step;
+    if (following) this.step = this.frames.length - 1;
+    this.render(moved ? this.frames[this.step].seat : null);
+    if (following) this.moveList.scrollTop = this.moveList.scrollHeight;
+  }
+
+  /** The watched table has ended and its game is stored: from now on this is that game's replay. */
+  async finish(recordId) {
+    this.ended = true;
+    this.recordId = recordId;
+    try {
+      this.result = (await api.record(recordId)).result;
+    } catch (error) {
+      this.result = null;
+    }
+    this.title.textContent = `${this.game.title} replay · ${recordId}`;
+    this.showLive("Finished");
+    if (!this.disposed) history.replaceState(null, "", `#/replay/${encodeURIComponent(recordId)}`);
+  }
+
+  showLive(text) {
+    this.liveBadge.textContent = text;
+    this.liveBadge.dataset.state = text.toLowerCase().replace(" ", "-");
+  }
+
+  addFrames(frames) {
+    this.frames.push(...frames);
+    this.moveList.append(...frames.filter((frame) => frame.step > 0).map((frame) => el("li", {
+      class: "replay-move", dataset: {testid: "replay-move"}, onclick: () => this.go(frame.step)},
+    `${this.seatName(frame.seat)}: ${this.game.actionLabel(frame.action)}`)));
+  }
+
   seatName(seat) {
     return `Seat ${seat} · ${this.seatNames[seat]}`;
   }
@@ -107,7 +195,8 @@ export class ReplayViewer {
     this.render();
   }
 
-  render() {
+  /** Draw the current frame; `fresh`: the seat whose move has just arrived (it slides in from that seat). */
+  render(fresh = null) {
     const frame = this.frames[this.step];
     const next = this.frames[this.step + 1];
     const view = frame.view;
@@ -115,7 +204,7 @@ export class ReplayViewer {
     fill(this.boardArea, boardElement({
       game: this.game, view, phase: frame.phase, me: this.me, seatCount: this.seatNames.length, seatName,
       hands: view.hands.map((hand) => this.game.handCards(hand)), toAct: next ? next.seat : null,
-      turnText: "next", centre: next ? "" : "Game over",
+      turnText: "next", centre: next || (this.live && !this.ended) ? "" : "Game over", fresh,
     }));
     fill(this.infoArea, infoElement(this.game, view, {me: this.me, seatName}));
     this.moveList.querySelectorAll("li").forEach((item, index) => item.classList.toggle("current", index + 1 === this.step));

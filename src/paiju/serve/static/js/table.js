@@ -58,6 +58,7 @@ export class LiveTable {
     this.choices = [];
     this.note = "";
     this.log = [];
+    this.mine = [];
     this.result = null;
     this.recordId = null;
     this.resultHidden = false;
@@ -227,7 +228,14 @@ export class LiveTable {
     if (newDeal) {
       this.note = this.game.newDealNote ? this.game.newDealNote(previous, this.obs, this.context()) : "";
       this.log.unshift(`— deal ${this.deal + 1} —`);
+      this.mine = [];
+    } else if (message.last && message.last.seat === this.me && message.last.action !== null) {
+      this.mine.push(message.last.action);
     }
+    // Cards the rules had sealed (GuanDan's tribute and return) and made public with this update.
+    const revealed = this.game.revealedLines ? this.game.revealedLines(previous, this.obs, this.context()) : [];
+    for (const line of revealed) this.log.unshift(line);
+    this.log.length = Math.min(this.log.length, LOG_LENGTH);
     if (this.toAct !== this.me) {
       this.legal = null;
       this.deadlineAt = null;
@@ -305,7 +313,8 @@ export class LiveTable {
 
   addLog(seat, action) {
     // null: an action the rules keep from this seat for now (a GuanDan gift before its phase ends)
-    const label = action === null ? "chose a sealed card" : (this.game.logLabel || this.game.actionLabel)(action);
+    const sealed = this.game.sealedLabel ? this.game.sealedLabel(this.phase) : "chose a sealed card";
+    const label = action === null ? sealed : (this.game.logLabel || this.game.actionLabel)(action);
     this.log.unshift(`${this.seatName(seat)}: ${label}`);
     this.log.length = Math.min(this.log.length, LOG_LENGTH);
   }
@@ -333,7 +342,7 @@ export class LiveTable {
       game: this.game, view, phase: this.phase, me: this.me, seatCount: this.seats.length, seatName: this.seatName,
       hands: this.seats.map((seat) => (seat.seat === this.me ? undefined : null)), toAct: this.toAct,
       turnText: this.toAct === this.me ? this.clockText() : "thinking…", centre: this.centreText(),
-      fresh: Date.now() - this.freshAt < FRESH_MS ? this.freshSeat : null,
+      fresh: Date.now() - this.freshAt < FRESH_MS ? this.freshSeat : null, mine: this.mine,
     }));
     this.hand.show(this.handCards(), (card) => this.game.face(card, view), this.myTurn());
     fill(this.infoArea, infoElement(this.game, view, this.context()));

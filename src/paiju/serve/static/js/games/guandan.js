@@ -3,7 +3,8 @@
 // tribute and return are ["tribute","tribute",[card]] / ["back","back",[card]]. The level's cards rank above
 // the ace, and the two hearts of the level rank are wild.
 
-import {SUIT_SYMBOLS, countCards} from "../cards.js";
+import {SUIT_SYMBOLS, cardElement, countCards} from "../cards.js";
+import {el} from "../dom.js";
 
 const RANKS = "23456789TJQKA";
 const SUIT_ORDER = "DCSH";
@@ -62,9 +63,150 @@ function logLabel(action) {
 function actionLabel(action) {
   const [type, rank, cards] = action;
   if (type === "PASS") return "Pass";
-  if (type === "tribute") return `Tribute ${cards.join(" ")}`;
-  if (type === "back") return `Return ${cards.join(" ")}`;
+  if (type === "tribute") return `Tribute ${cards.map(cardText).join(" ")}`;
+  if (type === "back") return `Return ${cards.map(cardText).join(" ")}`;
   return `${humanType(type)} ${PLAY_RANKS[rank] || rank}`;
+}
+
+/**
+ * Who pays whom after a round that finished in `order` (tribute.py, TributeRoles): the 4th pays the 1st;
+ * when the 1st's partner came 2nd (double down) the 3rd and the 4th both pay, in turn order from the 1st.
+ */
+export function tributeRoles(order) {
+  const first = order[0];
+  if (order[1] === (first ^ 2)) {
+    const after = (seat) => (seat - first + 4) % 4;
+    return {payers: order.slice(2).sort((a, b) => after(a) - after(b)), receivers: [first, order[1]], double: true};
+  }
+  return {payers: [order[3]], receivers: [first], double: false};
+}
+
+/** Where each gift of a phase stands: given (its card public), sealed (chosen, kept out of every observation
+ * until the phase's last gift is chosen), choosing (the seat to act) or waiting. */
+function giftState(index, deciders, phase, kind, toAct) {
+  if (phase !== kind) return "waiting";
+  const acting = deciders.indexOf(toAct);
+  if (acting < 0 || index < acting) return "sealed";
+  return index === acting ? "choosing" : "waiting";
+}
+
+/**
+ * The tribute step of a round after the first, from an observation (or a replay frame's view), `phase`, the
+ * seat to act, and at a live table this seat (`me`) and its actions this round (`mine`: its sealed gifts are
+ * known to it alone; null in a replay):
+ * `{order, roles, anti, gifts: [{kind, giver, receivers, card, state}]}`, or null in the first round.
+ * Tribute gifts come in the payers' order, returns in the receivers' (the 1st player first).
+ */
+export function tributeStep(view, phase, {toAct = null, me = null, mine = null} = {}) {
+  if (!view.previous_order) return null;
+  const order = view.previous_order;
+  const roles = tributeRoles(order);
+  const step = {order, roles, anti: view.anti_tribute || null, gifts: []};
+  if (step.anti) return step;
+  const own = (kind, giver) => {
+    const gift = mine && giver === me ? mine.find((action) => action[0] === kind) : undefined;
+    return gift ? gift[2][0] : null;
+  };
+  if (view.tribute.length) {
+    for (const [giver, receiver, card] of view.tribute) {
+      step.gifts.push({kind: "tribute", giver, receivers: [receiver], card, state: "given"});
+    }
+  } else {
+    roles.payers.forEach((giver, index) => step.gifts.push({kind: "tribute", giver,
+      receivers: roles.double ? roles.receivers : [roles.receivers[0]], card: own("tribute", giver),
+      state: giftState(index, roles.payers, phase, "tribute", toAct)}));
+    return step;
+  }
+  if (view.back.length) {
+    for (const [giver, receiver, card] of view.back) {
+      step.gifts.push({kind: "back", giver, receivers: [receiver], card, state: "given"});
+    }
+    return step;
+  }
+  const returns = [...view.tribute].sort((a, b) => roles.receivers.indexOf(a[1]) - roles.receivers.indexOf(b[1]));
+  const givers = returns.map(([, receiver]) => receiver);
+  returns.forEach(([payer, receiver], index) => step.gifts.push({kind: "back", giver: receiver, receivers: [payer],
+    card: own("back", receiver), state: giftState(index, givers, phase, "back", toAct)}));
+  return step;
+}
+
+/** "Last round:" then each seat with its place (1st .. 4th), as separate texts (each one translated). */
+function finishOrderElement(order, seatName) {
+  return order.map((seat, place) => el("span", {class: "finish", dataset: {testid: "finish", seat: String(seat)}},
+    el("span", {class: "finish-seat"}, seatName(seat)), " ", el("span", {class: "finish-place"}, PLACES[place]),
+    place < order.length - 1 ? ", " : null));
+}
+
+function giftElement(gift, {me, live, seatName, view}) {
+  const words = {given: null, sealed: "sealed", choosing: "choosing…", waiting: "waiting"};
+  let status = words[gift.state];
+  if (gift.state === "sealed" && gift.card) status = "sealed: only you see it";
+  if (gift.state === "choosing" && live && gift.giver === me) status = "your turn: select the card below, then Play";
+  const card = gift.card
+    ? el("span", {class: "gift-face"}, cardElement(gift.card, face(gift.card, view), {size: "mini"}),
+      el("span", {class: "gift-card", dataset: {testid: "gift-card"}}, cardText(gift.card)))
+    : gift.state === "sealed" ? el("div", {class: "card card-mini back", title: "sealed"}) : null;
+  const receivers = gift.receivers.flatMap((seat, i) => [i ? " / " : null,
+    el("span", {class: "gift-receiver"}, seatName(seat))]);
+  return el("li", {class: `gift gift-${gift.state}`, dataset: {testid: "gift", kind: gift.kind,
+    giver: String(gift.giver), receiver: gift.receivers.join(" "), card: gift.card || "", state: gift.state}},
+  el("span", {class: "gift-kind"}, gift.kind === "tribute" ? "Tribute" : "Return"),
+  el("span", {class: "gift-giver"}, seatName(gift.giver)), el("span", {class: "arrow"}, "→"), receivers,
+  card, status ? el("span", {class: "gift-status"}, status) : null);
+}
+
+/** The anti-tribute line: who held the big jokers, and that nobody pays. */
+function antiWords(anti) {
+  return anti.length === 1 ? "holds both big jokers: no tribute is paid." : "hold both big jokers: no tribute is paid.";
+}
+
+/**
+ * The tribute and return panel, drawn at the centre of the felt from the deal of a round after the first
+ * until its first play: the previous round's finish order, who pays whom with which card (face down while
+ * sealed), who returns what to whom, or the anti-tribute that cancelled it.
+ */
+function tributePanel(view, phase, {me, seatName, toAct, mine}) {
+  if (!view.previous_order || view.history.length > 0 || phase === "over") return null;
+  const step = tributeStep(view, phase, {toAct, me, mine});
+  const anti = step.anti;
+  const rule = anti ? "The 1st leads."
+    : step.roles.double ? "Double down: the 3rd and the 4th both pay; the higher card goes to the 1st."
+      : "The 4th pays tribute to the 1st.";
+  const tributes = step.gifts.filter((gift) => gift.kind === "tribute");
+  const returns = step.gifts.filter((gift) => gift.kind === "back");
+  const context = {me, live: Boolean(mine), seatName, view};
+  return el("div", {class: "tribute-panel", dataset: {testid: "tribute-panel"}},
+    el("div", {class: "tribute-title"}, anti ? "Anti-tribute" : "Tribute and return"),
+    el("div", {class: "tribute-cause", dataset: {testid: "tribute-cause"}},
+      el("span", {class: "finish-label"}, "Last round:"), finishOrderElement(step.order, seatName)),
+    anti ? el("div", {class: "anti-tribute", dataset: {testid: "anti-tribute"}},
+      anti.flatMap((seat, i) => [i ? " " : null, i ? el("span", {}, "and") : null, i ? " " : null,
+        el("span", {class: "gift-giver"}, seatName(seat))]), " ", el("span", {}, antiWords(anti))) : null,
+    el("div", {class: "tribute-rule"}, rule),
+    tributes.length ? el("ol", {class: "gifts", dataset: {testid: "tributes"}},
+      tributes.map((gift) => giftElement(gift, context))) : null,
+    returns.length ? el("ol", {class: "gifts", dataset: {testid: "returns"}},
+      returns.map((gift) => giftElement(gift, context))) : null,
+    tributes.length && !returns.length ? el("div", {class: "tribute-rule"},
+      "Then each receiver returns a card of 10 or lower.") : null);
+}
+
+/** The log's lines for the gifts made public since `previous` (at a live table): each tribute and return
+ * with its card once its phase ends, and an anti-tribute when a round starts with one. */
+function revealedLines(previous, view, {seatName}) {
+  const sameRound = previous !== null && previous.round === view.round;
+  const lines = [];
+  if (!sameRound && view.anti_tribute) {
+    lines.push(`Anti-tribute: ${view.anti_tribute.map(seatName).join(" and ")} ${antiWords(view.anti_tribute)}`);
+  }
+  for (const kind of ["tribute", "back"]) {
+    const before = sameRound ? previous[kind].length : 0;
+    for (const [giver, receiver, card] of view[kind].slice(before)) {
+      lines.push(`${kind === "tribute" ? "Tribute" : "Return"}: ${seatName(giver)} → ${seatName(receiver)}: `
+        + cardText(card));
+    }
+  }
+  return lines;
 }
 
 function teamLevel(view, seat, me) {
@@ -122,6 +264,7 @@ export const guandan = {
       ["Other team", LABELS[view.oppo_level] || view.oppo_level, "oppo-level"],
       ["Finish order", view.finished.length ? view.finished.map(seatName).join(", ") : "nobody out yet", "finished"],
     );
+    if (view.previous_order) rows.push(["Last round", finishOrderElement(view.previous_order, seatName), "last-round"]);
     return rows;
   },
   prompt(phase, view, me) {
@@ -132,6 +275,10 @@ export const guandan = {
     return `Beat ${actionLabel(greater[1])} with a higher ${humanType(greater[1][0]).toLowerCase()}, a bomb, or pass.`;
   },
   choiceButtons: () => [],
+  centrePanel: tributePanel,
+  revealedLines,
+  /** The log's line for a gift still sealed (its phase is the update's). */
+  sealedLabel: (phase) => `${phase === "back" ? "Return" : "Tribute"}: a sealed card`,
   resultLines(result, {me}) {
     const ours = me % 2;
     const lines = [`Final levels: our team ${result.levels[ours]}, the other team ${result.levels[1 - ours]}.`];
