@@ -10,7 +10,10 @@ import pytest
 import torch
 from typer.testing import CliRunner
 
+from paiju.agents import make_agent
+from paiju.agents.rules.gongzhu_common import indices
 from paiju.agents.scrofazero.features import INPUT_SIZE
+from paiju.agents.scrofazero.mcts import RolloutEvaluator
 from paiju.agents.scrofazero.model import ModelConfig, ScrofaNet, load, save
 from paiju.cli import app
 from paiju.core.errors import PaijuError
@@ -56,6 +59,37 @@ def test_positions_are_every_decision_with_its_targets(teacher: str) -> None:
         state.play(int(np.argmax(positions.policy[row])) if teacher else _played(positions, row, state))
     payoffs = state.payoffs()
     assert positions.value[:52].tolist() == [payoffs[seat] for seat in movers]
+
+
+def test_sibling_rollouts_value_every_card_the_teacher_did_not_play() -> None:
+    plain = ScrofaZeroWorker(SMALL, seed=5).collect(0, 1, None, "mr-greed").positions
+    chunk = ScrofaZeroWorker(SMALL, seed=5, sibling_rollouts=2).collect(0, 1, None, "mr-greed")
+    positions = chunk.positions
+    for name in Positions.fields():
+        assert np.array_equal(getattr(positions, name)[:52], getattr(plain, name)), "the teacher's game is unchanged"
+    # replay the teacher's game: each decision's other legal cards, in legal order, are the siblings
+    game = Gongzhu()
+    state = game.new_state(derive_seed(derive_seed(5, "chunk", 0), "game", 0))
+    rollouts = RolloutEvaluator(lambda seed: make_agent("mr-greed", "gongzhu", seed),
+                                derive_seed(derive_seed(5, "chunk", 0), "siblings"))
+    expected_x, expected_values = [], []
+    for row in range(52):
+        played = int(np.argmax(positions.policy[row]))
+        for card in indices(state.legal_mask()):
+            if card != played and state.legal_mask().bit_count() > 1:
+                child = state.clone()
+                child.play(card)
+                expected_x.append(_encoded(child))
+                expected_values.append((rollouts.rollout(child, 0) + rollouts.rollout(child, 1)) / 2)
+        state.play(played)
+    siblings = positions.take(np.arange(52, len(positions)))
+    assert len(siblings) == len(expected_x) > 52
+    assert np.array_equal(siblings.x, np.stack(expected_x))
+    assert np.allclose(siblings.value, expected_values)
+    assert not siblings.policy.any(), "siblings carry no policy target"
+    assert siblings.legal.any(axis=1).all()
+    with pytest.raises(PaijuError, match="sibling_rollouts must be at least 0"):
+        tiny(Path("unused"), sibling_rollouts=-1)
 
 
 def _played(positions: Positions, row: int, state) -> int:

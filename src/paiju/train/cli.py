@@ -176,6 +176,8 @@ def train_scrofazero(
     value_weight: Annotated[float, typer.Option(help="λ of the value RMSE in the loss.")] = 0.03,
     warm_games: Annotated[int, typer.Option(help="Games of the teacher imitated before self-play (0: none).")] = 0,
     teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "mr-greed",
+    sibling_rollouts: Annotated[int, typer.Option(help="Warm start: also value each card the teacher did not play "
+                                                       "by this many of its games played out (0: off).")] = 0,
     learner_threads: Annotated[int, typer.Option(help="Torch threads of the learner.")] = 1,
     checkpoint_minutes: Annotated[float, typer.Option(help="Minutes between checkpoints.")] = 5.0,
     eval_minutes: Annotated[float, typer.Option(help="Minutes between evaluations (0: none).")] = 10.0,
@@ -198,8 +200,8 @@ def train_scrofazero(
         out=folder, seed=seed, minutes=minutes, games=games, actors=actors, backend=backend,  # type: ignore[arg-type]
         address=address, model=ModelConfig(*sizes), init=init, batch_games=batch_games, replay_batches=replay,
         passes=passes, learning_rate=learning_rate, value_weight=value_weight, warm_games=warm_games,
-        teacher=teacher, learner_threads=learner_threads, checkpoint_minutes=checkpoint_minutes,
-        eval_minutes=eval_minutes, eval_deals=eval_deals,
+        teacher=teacher, sibling_rollouts=sibling_rollouts, learner_threads=learner_threads,
+        checkpoint_minutes=checkpoint_minutes, eval_minutes=eval_minutes, eval_deals=eval_deals,
         eval_opponents=tuple(name for name in eval_against.split(",") if name))
     command = shlex.join(["paiju", *sys.argv[1:]])
     result = train(config, resume=resume is not None, console=console, tensorboard=tensorboard, command=command)

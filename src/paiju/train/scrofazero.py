@@ -11,7 +11,9 @@ logits (§8.8) and ``z`` the game's final payoff for the player to move. Each ba
 shuffled minibatches, with Adam (lr 1e-4, betas (0.3, 0.999), weight decay 1e-4: the authors' code).
 
 Optionally the first ``warm_games`` games are a teacher's (``mr-greed`` by default) instead of self-play: the
-network imitates its cards and learns the values of its games before searching for itself.
+network imitates its cards and learns the values of its games before searching for itself; with
+``sibling_rollouts`` > 0 it also learns the values of the cards the teacher did not play, each from that many
+of the teacher's games played out after it (``scrofazero_selfplay``).
 
 Batch ``k`` is split over the actors in a fixed way (actor ``w`` plays chunk ``k · actors + w``) and is played
 with the weights of the moment batch ``k − 1`` was handed out — the actors play the next batch while the learner
@@ -71,6 +73,8 @@ class ScrofaZeroConfig:
     value_weight: float = 0.03
     warm_games: int = 0
     teacher: str = "mr-greed"
+    sibling_rollouts: int = 0
+    """Warm start: rollouts valuing each card the teacher did not play (0: those positions are not recorded)."""
     learner_threads: int = 1
     checkpoint_minutes: float = 5.0
     eval_minutes: float = 10.0
@@ -84,7 +88,7 @@ class ScrofaZeroConfig:
         for name in ("actors", "batch_games", "passes", "minibatch", "learner_threads"):
             if getattr(self, name) < 1:
                 raise PaijuError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("replay_batches", "warm_games", "games", "eval_deals"):
+        for name in ("replay_batches", "warm_games", "games", "eval_deals", "sibling_rollouts"):
             if getattr(self, name) < 0:
                 raise PaijuError(f"{name} must be at least 0, got {getattr(self, name)}")
         if self.minutes <= 0 and self.games <= 0:
@@ -172,7 +176,7 @@ def learn(state: LearnerState, data: Positions, generator: np.random.Generator) 
 
 def actors(config: ScrofaZeroConfig) -> Actors:
     """The actors of a run: actor ``w`` seeded with ``derive_seed(seed, "actor", w)``."""
-    return ScrofaZeroWorker, [(config.model, derive_seed(config.seed, "actor", worker))
+    return ScrofaZeroWorker, [(config.model, derive_seed(config.seed, "actor", worker), config.sibling_rollouts)
                               for worker in range(config.actors)]
 
 

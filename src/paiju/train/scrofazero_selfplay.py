@@ -10,7 +10,13 @@ One ``ScrofaZeroWorker`` per actor process (or Ray actor). ``collect(index, game
   ``mcts.run`` drives the searches of every unfinished game, so one forward pass values a leaf of each.
 - **Warm start** (``teacher`` an agent name such as ``mr-greed``): the four seats are that agent, each deciding
   from its own observation as in any match; the policy target is the card it chose (imitation). A choice of the
-  trainer's user, off by default; the model's README says whether a shipped network used it.
+  trainer's user, off by default; the model's README says whether a shipped network used it. With
+  ``sibling_rollouts`` = k > 0, every card the teacher did *not* play at a decision of two cards or more is
+  also played, on a copy, and its position (the sibling) recorded with a value target only: the mean payoff of
+  k games the teacher plays out from it (``mcts.RolloutEvaluator``), and no policy target (all zeros, so no
+  policy loss). The teacher's own games show only the cards it plays, so a value learnt from them alone never
+  sees why the other cards are worse, which is what the search asks of it (the MCTS compares exactly these
+  siblings); the siblings teach that contrast.
 
 A position is the 434 inputs of the full state for the player to move (``features.encode_state``; 0/1, kept as
 uint8), its legal cards, the policy target and the value target: the game's final payoff for that player
@@ -32,6 +38,7 @@ from paiju.agents.scrofazero import mcts
 from paiju.agents.scrofazero.evaluator import NetworkEvaluator
 from paiju.agents.scrofazero.features import encode_batch, legal_masks
 from paiju.agents.scrofazero.model import ModelConfig, ScrofaNet
+from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
 from paiju.games.gongzhu.cards import CARD_INDEX, NUM_CARDS
 from paiju.games.gongzhu.game import Gongzhu
@@ -81,6 +88,8 @@ class _Game:
     def __init__(self, state: GongzhuState) -> None:
         self.state = state
         self.steps: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
+        self.siblings: list[tuple[np.ndarray, np.ndarray, float]] = []
+        """Positions of the cards not played, with their rollout values (warm start with sibling rollouts)."""
 
     def record(self, target: np.ndarray) -> None:
         state = self.state
@@ -89,9 +98,15 @@ class _Game:
 
     def positions(self) -> Positions:
         payoffs = self.state.payoffs()
-        return Positions(np.stack([s[0] for s in self.steps]), np.stack([s[1] for s in self.steps]),
-                         np.stack([s[2] for s in self.steps]).astype(np.float32),
-                         np.array([payoffs[s[3]] for s in self.steps], dtype=np.float32))
+        played = Positions(np.stack([s[0] for s in self.steps]), np.stack([s[1] for s in self.steps]),
+                           np.stack([s[2] for s in self.steps]).astype(np.float32),
+                           np.array([payoffs[s[3]] for s in self.steps], dtype=np.float32))
+        if not self.siblings:
+            return played
+        siblings = Positions(np.stack([s[0] for s in self.siblings]), np.stack([s[1] for s in self.siblings]),
+                             np.zeros((len(self.siblings), NUM_CARDS), dtype=np.float32),
+                             np.array([s[2] for s in self.siblings], dtype=np.float32))
+        return Positions.concat([played, siblings])
 
 
 def _one_hot(card: int) -> np.ndarray:
@@ -103,10 +118,11 @@ def _one_hot(card: int) -> np.ndarray:
 class ScrofaZeroWorker:
     """One actor: its own copy of the network, refreshed from the learner's weights."""
 
-    def __init__(self, model: ModelConfig, seed: int) -> None:
+    def __init__(self, model: ModelConfig, seed: int, sibling_rollouts: int = 0) -> None:
         torch.set_num_threads(1)
         self.game = Gongzhu()
         self.seed = seed
+        self.sibling_rollouts = sibling_rollouts
         self.network = ScrofaNet(model, seed)
         self.evaluator = NetworkEvaluator(self.network)
 
@@ -148,17 +164,35 @@ class ScrofaZeroWorker:
 
     def _teach(self, states: list[GongzhuState], teacher: str, chunk_seed: int) -> list[_Game]:
         games = []
+        rollouts = mcts.RolloutEvaluator(lambda seed: make_agent(teacher, "gongzhu", seed),
+                                         derive_seed(chunk_seed, "siblings"))
         for number, state in enumerate(states):
             agents = [make_agent(teacher, "gongzhu", derive_seed(chunk_seed, "teacher", number, seat))
                       for seat in range(4)]
             game = _Game(state)
             while not state.over:
                 seat = state.to_move
-                card = agents[seat].act(state.observation(seat), state.legal_actions())
+                legal = state.legal_actions()
+                card = agents[seat].act(state.observation(seat), legal)
                 game.record(_one_hot(CARD_INDEX[card]))
+                if self.sibling_rollouts and len(legal) > 1:
+                    game.siblings.extend(_sibling(state, other, rollouts, self.sibling_rollouts)
+                                         for other in legal if other != card)
                 state.apply(card)
             games.append(game)
         return games
+
+
+def _sibling(state: GongzhuState, card: str, rollouts: mcts.RolloutEvaluator,
+             count: int) -> tuple[np.ndarray, np.ndarray, float]:
+    """The position after ``card`` is played in ``state`` (not changed): its inputs, legal cards and value target,
+    the mean payoff for its player to move of ``count`` games played out from it (the module docstring)."""
+    child = state.clone()
+    child.apply(card)
+    if child.over:
+        raise PaijuError("a sibling comes from a decision of two cards or more, so its game is not over")
+    values = [rollouts.rollout(child, repeat) for repeat in range(count)]
+    return encode_batch([child])[0].astype(np.uint8), legal_masks([child])[0], float(np.mean(values))
 
 
 def weights_of(network: torch.nn.Module) -> Weights:

@@ -126,11 +126,12 @@ class RolloutEvaluator:
     def evaluate(self, states: Sequence[GongzhuState]) -> tuple[np.ndarray, np.ndarray]:
         return uniform_priors(states), np.array([self.rollout(state) for state in states])
 
-    def rollout(self, state: GongzhuState) -> float:
-        """The final payoff, for the seat to move in ``state``, of playing ``state`` (not changed) out."""
+    def rollout(self, state: GongzhuState, repeat: int = 0) -> float:
+        """The final payoff, for the seat to move in ``state``, of playing ``state`` (not changed) out; ``repeat``
+        numbers independent games from the same state."""
         if state.over:
             return _mover_payoff(state)
-        position = hash((self.seed, tuple(state.hands), tuple(state.actions)))
+        position = hash((self.seed, repeat, tuple(state.hands), tuple(state.actions)))
         agents = [self.agent_factory(hash((position, seat)) & 0xFFFFFFFF) for seat in range(4)]
         final = play_game(_GONGZHU, agents, seed=0, state=state.clone())
         return final.payoffs()[state.to_move]
