@@ -25,6 +25,7 @@ export const api = {
   records: (limit = 50) => request("GET", `/api/records?limit=${limit}`),
   record: (recordId) => request("GET", `/api/records/${encodeURIComponent(recordId)}`),
   frames: (recordId) => request("GET", `/api/records/${encodeURIComponent(recordId)}/frames`),
+  tableFrames: (tableId, since) => request("GET", `/api/tables/${encodeURIComponent(tableId)}/frames?since=${since}`),
 };
 
 /** The websocket URL of a seat (the token proves the seat is ours). */

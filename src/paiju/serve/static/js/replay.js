@@ -15,14 +15,6 @@ const SPEEDS = [0.5, 1, 2, 4];
 const STEP_MS = 900;
 const POLL_MS = 700;
 
-/** A table's frames from `since` on; an Error with the server's status and message when refused. */
-async function tableFrames(tableId, since) {
-  const response = await fetch(`/api/tables/${encodeURIComponent(tableId)}/frames?since=${since}`);
-  const payload = await response.json().catch(() => null);
-  if (!response.ok) throw new Error(`${response.status}: ${(payload && payload.detail) || response.statusText}`);
-  return payload;
-}
-
 export class ReplayViewer {
   /** `id`: a record id; with `live`, the id of a table of bots alone, watched while it plays. */
   constructor(root, id, {live = false} = {}) {
@@ -103,15 +95,10 @@ export class ReplayViewer {
   async load() {
     try {
       const [replay, record] = await Promise.all([api.frames(this.recordId), api.record(this.recordId)]);
-      this.game = gameModule(replay.game);
-      this.frames = replay.frames;
-      this.seatNames = replay.seats;
+      this.begin(replay.game, replay.seats);
+      this.addFrames(replay.frames);
       this.result = record.result;
       this.title.textContent = `${this.game.title} replay · ${this.recordId}`;
-      fill(this.seatSelect, this.seatNames.map((_, seat) => el("option", {value: String(seat)}, this.seatName(seat))));
-      fill(this.moveList, this.frames.slice(1).map((frame, index) => el("li", {
-        class: "replay-move", dataset: {testid: "replay-move"}, onclick: () => this.go(index + 1)},
-      `${this.seatName(frame.seat)}: ${this.game.actionLabel(frame.action)}`)));
       this.render();
     } catch (error) {
       fill(this.boardArea, el("p", {class: "message error", dataset: {testid: "replay-error"}}, error.message));
@@ -122,7 +109,7 @@ export class ReplayViewer {
   async poll() {
     let update;
     try {
-      update = await tableFrames(this.tableId, this.frames ? this.frames.length : 0);
+      update = await api.tableFrames(this.tableId, this.frames ? this.frames.length : 0);
     } catch (error) {
       if (this.disposed) return;
       if (!this.frames) {
@@ -136,11 +123,8 @@ export class ReplayViewer {
     if (this.disposed) return;
     const following = !this.frames || this.step === this.frames.length - 1;
     if (!this.frames) {
-      this.game = gameModule(update.game);
-      this.frames = [];
-      this.seatNames = update.seats;
+      this.begin(update.game, update.seats);
       this.title.textContent = `${this.game.title} · ${this.tableId}`;
-      fill(this.seatSelect, this.seatNames.map((_, seat) => el("option", {value: String(seat)}, this.seatName(seat))));
     }
     this.addFrames(update.frames);
     if (update.status === "finished" && update.record_id) {
@@ -178,6 +162,15 @@ export class ReplayViewer {
     this.liveBadge.dataset.state = text.toLowerCase().replace(" ", "-");
   }
 
+  /** The game and seats of the frames to come: no frames yet, the seat choice filled. */
+  begin(gameName, seats) {
+    this.game = gameModule(gameName);
+    this.frames = [];
+    this.seatNames = seats;
+    fill(this.seatSelect, seats.map((_, seat) => el("option", {value: String(seat)}, this.seatName(seat))));
+  }
+
+  /** Append frames and their entries in the move list (each jumps to its frame). */
   addFrames(frames) {
     this.frames.push(...frames);
     this.moveList.append(...frames.filter((frame) => frame.step > 0).map((frame) => el("li", {
