@@ -1,11 +1,12 @@
 """ScrofaZero's costs, measured and printed: ``python benchmarks/scrofazero.py [--agent NAME] [--games N]
 [--train-minutes M] [--repeats R] [--json]``.
 
-- **Decision time** of the play-time agent (default ``scrofazero``: the shipped network, SS + IEC, 30 scenarios,
-  10 + 2 × legal cards simulations each) on one core (torch and BLAS on one thread): every decision of two
-  copies of it at seats 0 and 2 against two ``mr-greed`` in ``--games`` games dealt from seeds 0, 1, ...; the
-  clock covers ``agent.act(observation, legal)`` alone. Decisions with one legal card are answered without a
-  search; they are reported apart, and the median, 90th and 99th percentiles and maximum cover the others.
+- **Decision time** of the play-time agent (default ``scrofazero``: the shipped network, SS + IEC, 30 scenarios, 10 +
+  2 × legal cards simulations each, leaves valued half by the network and half by a rollout) on one core (torch and
+  BLAS on one thread): every decision of two copies of it at seats 0 and 2 against two ``mr-greed`` in ``--games``
+  games dealt from seeds 0, 1, ...; the clock covers ``agent.act(observation, legal)`` alone. Decisions with one legal
+  card are answered without a search; they are reported apart, and the median, 90th and 99th percentiles and maximum
+  cover the others.
 - **Self-play games per hour** on 2 cores: ``paiju.train.scrofazero.train`` with its defaults (2 actor
   processes and one learner, 64 games a batch, the paper's training search counts, Adam over the batch and two
   replayed ones, 3 passes), started from the network of ``--init`` (default the shipped one) so that the games

@@ -10,9 +10,9 @@ import torch
 
 from paiju.agents import agent_names, make_agent
 from paiju.agents.scrofazero.agent import ScrofaZeroAgent, ScrofaZeroOptions, parse_argument
-from paiju.agents.scrofazero.evaluator import NetworkEvaluator, network_policy
+from paiju.agents.scrofazero.evaluator import MixedEvaluator, NetworkEvaluator, network_policy
 from paiju.agents.scrofazero.features import encode_batch
-from paiju.agents.scrofazero.mcts import POLICY_SHARPNESS
+from paiju.agents.scrofazero.mcts import POLICY_SHARPNESS, RolloutEvaluator
 from paiju.agents.scrofazero.model import ModelConfig, ScrofaNet, save
 from paiju.core.errors import PaijuError
 from paiju.core.match import play_game
@@ -21,7 +21,7 @@ from paiju.games.gongzhu.cards import CARD_INDEX
 
 GAME = Gongzhu()
 TINY = ModelConfig(width1=16, width2=16, width3=8, blocks=1)
-FAST = ScrofaZeroOptions(scenarios=4, simulations=6)
+FAST = ScrofaZeroOptions(scenarios=4, simulations=6, mix=0.0)
 
 
 @pytest.fixture(scope="module")
@@ -65,8 +65,10 @@ def test_same_seed_same_decision_and_scores(model):
         assert first == second
 
 
-def test_cannot_peek_at_the_true_deal(model):
-    """Two different true deals behind one observation give the same decision and the same values."""
+@pytest.mark.parametrize("options", [FAST, ScrofaZeroOptions(scenarios=3, simulations=4, mix=0.5)])
+def test_cannot_peek_at_the_true_deal(model, options):
+    """Two different true deals behind one observation give the same decision and the same values, with leaves
+    valued by the network or by network and rollouts."""
     for state in POSITIONS:
         observation = state.observation(state.to_move)
         rng = random.Random(5)
@@ -75,7 +77,7 @@ def test_cannot_peek_at_the_true_deal(model):
         decisions = []
         for deal in deals:
             assert deal.observation(state.to_move) == observation
-            agent = ScrofaZeroAgent(model, seed=2, options=FAST)
+            agent = ScrofaZeroAgent(model, seed=2, options=options)
             decisions.append(agent.explain(deal.observation(deal.to_move), deal.legal_actions()))
         assert decisions[0] == decisions[1]
 
@@ -100,9 +102,10 @@ def test_a_whole_game_of_four_agents_finishes(model_file):
 def test_agent_names_and_options(model_file):
     assert "scrofazero" in agent_names("gongzhu")
     assert isinstance(make_agent(f"scrofazero:{model_file}", "gongzhu"), ScrofaZeroAgent)
-    assert parse_argument("path=m.pt,sampler=ss,scenarios=8,simulations=12,beta=0.02") == (
-        "m.pt", ScrofaZeroOptions(sampler="ss", scenarios=8, simulations=12, beta=0.02))
+    assert parse_argument("path=m.pt,sampler=ss,scenarios=8,simulations=12,beta=0.02,mix=0.25") == (
+        "m.pt", ScrofaZeroOptions(sampler="ss", scenarios=8, simulations=12, beta=0.02, mix=0.25))
     assert parse_argument("m.pt") == ("m.pt", ScrofaZeroOptions())
+    assert ScrofaZeroOptions().mix == 0.5 and parse_argument("mix=0")[1].mix == 0
     assert parse_argument("uniform") == ("", ScrofaZeroOptions(sampler="uniform"))
     assert parse_argument("ss,m.pt,scenarios=4") == ("m.pt", ScrofaZeroOptions(sampler="ss", scenarios=4))
     assert parse_argument("path=ss") == ("ss", ScrofaZeroOptions())
@@ -125,7 +128,10 @@ def test_the_bare_names_play_the_shipped_network_or_say_none_ships(model_file, t
 @pytest.mark.parametrize(("spec", "message"), [
     ("scrofazero:path=/no/such.pt", "no ScrofaNet model file"),
     ("scrofazero:ss,uniform", "sampler is given twice"),
-    ("scrofazero:path=m.pt,leaf=oracle", "leaf must be one of network, rollout"),
+    ("scrofazero:path=m.pt,mix=1.5", "mix must be a number from 0 to 1"),
+    ("scrofazero:path=m.pt,mix=-0.1", "mix must be a number from 0 to 1"),
+    ("scrofazero:path=m.pt,mix=nan", "mix must be a number from 0 to 1"),
+    ("scrofazero:path=m.pt,mix=half", "mix must be a number"),
     ("scrofazero:path=m.pt,scenarios=-1", "scenarios must be a whole number >= 1"),
     ("scrofazero:path=m.pt,sampler=greedy", "sampler must be one of"),
     ("scrofazero:path=m.pt,scenarios=0", "scenarios must be a whole number"),
@@ -188,9 +194,27 @@ def test_network_policy_is_logits_in_points_without_the_other_hands(model):
     np.testing.assert_allclose(values[0], logits[0].double().numpy() / POLICY_SHARPNESS, rtol=1e-5, atol=1e-6)
 
 
-def test_rollout_leaves_are_an_option(model):
-    agent = ScrofaZeroAgent(model, seed=2, options=ScrofaZeroOptions(scenarios=2, simulations=3, leaf="rollout"))
-    state = Gongzhu().new_state(4)
-    legal = state.legal_actions()
-    assert agent.act(state.observation(0), legal) in legal
-    assert parse_argument("leaf=rollout")[1].leaf == "rollout"
+def test_mixed_leaves_weigh_network_and_rollout_values(model):
+    """AlphaGo's leaf value (1 − λ)·v_net + λ·z, z one rollout; λ = 1 is the rollouts alone."""
+    network = NetworkEvaluator(model)
+    rollout = RolloutEvaluator(lambda seed: make_agent("mr-greed:1", "gongzhu", seed), seed=4)
+    states = [*POSITIONS, GAME.new_state(12)]
+    net_priors, net_values = network.evaluate(states)
+    played = np.array([rollout.rollout(state) for state in states])
+    assert not np.allclose(net_values, played)
+    priors, values = MixedEvaluator(network, rollout, 0.25).evaluate(states)
+    np.testing.assert_allclose(values, 0.75 * net_values + 0.25 * played)
+    np.testing.assert_array_equal(priors, net_priors)
+    _, alone = MixedEvaluator(network, rollout, 1.0).evaluate(states)
+    np.testing.assert_array_equal(alone, played)
+
+
+def test_mixed_leaves_play_legal_reproducible_cards(model):
+    options = ScrofaZeroOptions(scenarios=2, simulations=3, mix=1.0)
+    state = GAME.new_state(4)
+    observation, legal = state.observation(0), state.legal_actions()
+    first = ScrofaZeroAgent(model, seed=2, options=options).explain(observation, legal)
+    assert first == ScrofaZeroAgent(model, seed=2, options=options).explain(observation, legal)
+    assert first[0].action in legal
+    assert isinstance(ScrofaZeroAgent(model, options=options).evaluator, MixedEvaluator)
+    assert isinstance(ScrofaZeroAgent(model, options=FAST).evaluator, NetworkEvaluator)

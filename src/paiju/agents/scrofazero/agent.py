@@ -6,21 +6,27 @@ A decision, from the seat's observation only:
    ``uniform`` (equal weights), ``ss`` (stratified on the key cards, §5.3) or ``iec`` (stratified, then weighted
    by IEC with the network's policy, §5.4 Algorithm 1, β = ``beta``; the default, the paper's strongest:
    Table 3).
-2. **Search**: one perfect-information MCTS per scenario (``mcts``: UCB, c = 30, leaves valued by the network),
-   all scenarios batched through ``mcts.run`` so that one forward pass values a leaf of each; ``simulations``
-   per search, by default ``evaluation_simulations`` = 10 + 2 × legal cards (§8.6).
+2. **Search**: one perfect-information MCTS per scenario (``mcts``: UCB, c = 30), all scenarios batched through
+   ``mcts.run`` so that one forward pass values a leaf of each; ``simulations`` per search, by default
+   ``evaluation_simulations`` = 10 + 2 × legal cards (§8.6). A leaf's value is the network's (the paper's,
+   ``mix=0``) or, with ``mix`` = λ > 0, ``(1 − λ)·v_net + λ·z`` with z the payoff of one game played out from
+   the leaf by ``ROLLOUT_AGENT`` at every seat (``evaluator.MixedEvaluator``: AlphaGo's leaf evaluation,
+   Silver et al. 2016, there with λ = 0.5); ``mix=1`` values leaves by the rollouts alone.
 3. **Choice**: each legal card's Q averaged over the scenarios with their weights; the highest is played (§5.4
    eq. 10: the expectation of Q under the belief), ties to the card listed first.
 
-Choices where the paper is silent: 30 scenarios by default (enough that every one of the at most 27 strata
-of §5.3 gets a scenario; ``stratified`` falls back to uniform draws below that); a search runs at least as
-many simulations as there are legal cards, so that every card is tried in every scenario and its Q averages
-over all of them. Everything random comes from the agent's ``seed``: the same seed, observation and legal cards
-give the same decision, and the true deal never enters it.
+Choices where the paper is silent or that depart from it: leaves valued half by the network, half by a rollout
+(``mix=0.5``) by default, since a network trained on two CPU cores tells the cards of a decision apart too
+poorly for the paper's network-only leaves (against two ``mr-greed`` on the same 128 deals × 2, seed 11:
+``mix=0`` +26 points a game, ``mix=1`` +43, ``mix=0.5`` +79; BENCHMARKS.md); 30 scenarios by default (enough
+that every one of the at most 27 strata of §5.3 gets a scenario; ``stratified`` falls back to uniform draws
+below that); a search runs at least as many simulations as there are legal cards, so that every card is tried
+in every scenario and its Q averages over all of them. Everything random comes from the agent's ``seed``: the
+same seed, observation and legal cards give the same decision, and the true deal never enters it.
 
 Agent names (``paiju.agents``): comma-separated items after ``scrofazero:`` — a sampler (``scrofazero:uniform``,
 ``scrofazero:ss``; ``iec`` is the default), a model file (``scrofazero:PATH``) and options
-``path=MODEL,sampler=iec|ss|uniform,scenarios=N,simulations=N,beta=X,leaf=network|rollout``; the bare name
+``path=MODEL,sampler=iec|ss|uniform,scenarios=N,simulations=N,beta=X,mix=X``; the bare name
 ``scrofazero`` plays the network shipped as ``weights/gongzhu.pt`` with SS + IEC (a model file named like a
 sampler is ``path=ss``). ``perfect`` as the first item (``scrofazero:perfect``,
 ``scrofazero:perfect,path=MODEL,simulations=N``) names the double-dummy analysis player
@@ -52,8 +58,10 @@ if TYPE_CHECKING:
     from paiju.agents.scrofazero.model import ScrofaNet
 
 SAMPLERS = ("iec", "ss", "uniform")
-OPTIONS = ("path", "sampler", "scenarios", "simulations", "beta", "leaf")
-LEAVES = ("network", "rollout")
+OPTIONS = ("path", "sampler", "scenarios", "simulations", "beta", "mix")
+ROLLOUT_AGENT = "mr-greed:1"
+"""The rollouts' player at every seat: ``mr-greed`` judging each card on one sampled deal (the search agent's
+Gongzhu rollouts; about 4 times cheaper than ``mr-greed``'s 20 deals)."""
 PERFECT = "perfect"
 """The first comma item that names the double-dummy analysis player (the module docstring)."""
 PERFECT_OPTIONS = ("path", "simulations")
@@ -74,13 +82,13 @@ class ScrofaZeroOptions:
     """Simulations per search; None: ``mcts.evaluation_simulations`` (10 + 2 × legal cards)."""
     beta: float = IEC_BETA
     """IEC's β per score point (eq. 12); used by ``iec`` only."""
-    leaf: str = "network"
-    """What values the searches' leaves: ``network`` (ScrofaZero) or ``rollout`` (one ``mr-greed`` game to the
-    end, ``mcts.RolloutEvaluator``: a yardstick for the network's values, not the paper's player)."""
+    mix: float = 0.5
+    """λ, the rollouts' weight in a leaf's value (the module docstring): 0 the network alone (the paper),
+    1 the rollouts alone; 0.5 (AlphaGo's) by default."""
 
     def __post_init__(self) -> None:
-        if self.leaf not in LEAVES:
-            raise PaijuError(f"scrofazero leaf must be one of {', '.join(LEAVES)}, got {self.leaf!r}")
+        if isinstance(self.mix, bool) or not (isinstance(self.mix, int | float) and 0 <= self.mix <= 1):
+            raise PaijuError(f"scrofazero mix must be a number from 0 to 1, got {self.mix!r}")
         if self.sampler not in SAMPLERS:
             raise PaijuError(f"scrofazero sampler must be one of {', '.join(SAMPLERS)}, got {self.sampler!r}")
         for name, value in (("scenarios", self.scenarios), ("simulations", self.simulations or 1)):
@@ -97,14 +105,15 @@ class ScrofaZeroAgent(Agent):
     score_scale = "the searches' weighted Q: expected points for this seat's team"
 
     def __init__(self, model: ScrofaNet, seed: int = 0, options: ScrofaZeroOptions | None = None) -> None:
-        from paiju.agents.scrofazero.evaluator import NetworkEvaluator, network_policy
+        from paiju.agents.scrofazero.evaluator import MixedEvaluator, NetworkEvaluator, network_policy
 
         self.options = options or ScrofaZeroOptions()
         self.evaluator: mcts.Evaluator = NetworkEvaluator(model)
-        if self.options.leaf == "rollout":
+        if self.options.mix > 0:
             from paiju.agents import make_agent
 
-            self.evaluator = mcts.RolloutEvaluator(lambda seed: make_agent("mr-greed", "gongzhu", seed), seed)
+            rollout = mcts.RolloutEvaluator(lambda seed: make_agent(ROLLOUT_AGENT, "gongzhu", seed), seed)
+            self.evaluator = MixedEvaluator(self.evaluator, rollout, self.options.mix)
         self.policy = network_policy(model)
         self.rng = random.Random(seed)
 
@@ -162,7 +171,7 @@ def parse_argument(argument: str) -> tuple[str, ScrofaZeroOptions]:
             raise PaijuError(f"scrofazero {key} is given twice in {argument!r}")
         if key == "path":
             path = text
-        elif key in ("sampler", "leaf"):
+        elif key == "sampler":
             given[key] = text
         else:
             given[key] = _number(key, text)
@@ -200,9 +209,9 @@ def parse_perfect_argument(argument: str) -> tuple[str, int | None]:
 
 def _number(key: str, text: str) -> int | float:
     try:
-        return float(text) if key == "beta" else int(text)
+        return float(text) if key in ("beta", "mix") else int(text)
     except ValueError:
-        kind = "a number" if key == "beta" else "a whole number"
+        kind = "a number" if key in ("beta", "mix") else "a whole number"
         raise PaijuError(f"scrofazero option {key} must be {kind}, got {text!r}") from None
 
 
@@ -228,5 +237,5 @@ def _check_model(path: str, name_one: str) -> None:
                          f"name one with {name_one} (a file written by model.save)")
 
 
-__all__ = ["LEAVES", "OPTIONS", "PERFECT", "PERFECT_OPTIONS", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent",
+__all__ = ["OPTIONS", "PERFECT", "PERFECT_OPTIONS", "ROLLOUT_AGENT", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent",
            "ScrofaZeroOptions", "is_perfect", "make_scrofazero_agent", "parse_argument", "parse_perfect_argument"]

@@ -4,6 +4,11 @@
   priors are ``model.policy`` over each state's legal cards (exactly 0 on illegal cards), the values the value
   head's (score points for the seat to move). A finished state gets its exact payoff and zero priors, as the
   protocol asks (the search itself never sends one).
+- ``MixedEvaluator``: AlphaGo's leaf evaluation (Silver et al. 2016, "Mastering the game of Go with deep neural
+  networks and tree search", eq. for V(s_L)): ``(1 − λ)·v_net + λ·z``, z the payoff of one game played out from
+  the leaf (``mcts.RolloutEvaluator``); priors the network's. The network's value knows how a deal is going
+  but tells the cards of one decision apart poorly (the shipped model's README); a rollout is unbiased for its
+  player but noisy. λ = 1 skips the network's forward pass.
 - ``network_policy``: the ``scenarios.Policy`` IEC needs, per-card values in points for the seat to move, read
   from the policy head as the authors' code does. The network is trained towards softmax(0.2·(Q − Q_max))
   (``mcts.POLICY_SHARPNESS``), so a logit is 0.2·Q plus a constant of the state, and logit / 0.2 is Q up to
@@ -21,7 +26,7 @@ import numpy as np
 import torch
 
 from paiju.agents.scrofazero.features import encode_batch, legal_masks
-from paiju.agents.scrofazero.mcts import POLICY_SHARPNESS
+from paiju.agents.scrofazero.mcts import POLICY_SHARPNESS, RolloutEvaluator, uniform_priors
 from paiju.agents.scrofazero.model import ScrofaNet, policy
 from paiju.agents.scrofazero.scenarios import Policy
 from paiju.games.gongzhu.cards import NUM_CARDS
@@ -49,6 +54,23 @@ class NetworkEvaluator:
         return priors, values
 
 
+class MixedEvaluator:
+    """``evaluate(states)``: priors of ``network`` (uniform with ``mix`` = 1) and values ``(1 − mix)·network +
+    mix·rollout`` (the module docstring)."""
+
+    def __init__(self, network: NetworkEvaluator, rollout: RolloutEvaluator, mix: float) -> None:
+        self.network = network
+        self.rollout = rollout
+        self.mix = mix
+
+    def evaluate(self, states: Sequence[GongzhuState]) -> tuple[np.ndarray, np.ndarray]:
+        played = np.array([self.rollout.rollout(state) for state in states])
+        if self.mix == 1:
+            return uniform_priors(states), played
+        priors, values = self.network.evaluate(states)
+        return priors, (1 - self.mix) * values + self.mix * played
+
+
 def network_policy(model: ScrofaNet) -> Policy:
     """IEC's ``scenarios.Policy`` from ``model`` (put in eval mode): ``logits / POLICY_SHARPNESS`` in points for
     every card, the other hands averaged (the module docstring)."""
@@ -62,4 +84,4 @@ def network_policy(model: ScrofaNet) -> Policy:
     return values
 
 
-__all__ = ["NetworkEvaluator", "network_policy"]
+__all__ = ["MixedEvaluator", "NetworkEvaluator", "network_policy"]
