@@ -221,3 +221,13 @@ def test_the_background_evaluation_plays_gongzhu_by_agent_name(tmp_path: Path) -
     rows = evaluate_model("gongzhu", "mr-greed", ("random",), deals=3, seed=1, seconds=5.0, frames=10, games=7)
     assert [row.opponent for row in rows] == ["random"] and rows[0].games == 7 and rows[0].deals == 3
     assert 0.0 <= rows[0].wp <= 1.0 and rows[0].adp > 0, "mr-greed beats random"
+
+
+def test_the_background_evaluation_plays_the_network_alone(tmp_path: Path) -> None:
+    from paiju.agents.scrofazero.evaluator import NetworkEvaluator
+    from paiju.train.scrofazero import evaluation_snapshot
+
+    spec = evaluation_snapshot(ScrofaNet(ModelConfig(width1=16, width2=16, width3=8, blocks=1)), tmp_path / "m.pt")
+    assert (tmp_path / "m.pt").is_file()
+    agent = make_agent(spec, "gongzhu", 0)
+    assert agent.options.mix == 0 and isinstance(agent.evaluator, NetworkEvaluator)

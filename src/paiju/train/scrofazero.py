@@ -29,6 +29,7 @@ network alone), which follows the training; the default player also mixes in rol
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, replace
+from functools import partial
 from pathlib import Path
 from typing import Any, Literal
 
@@ -217,6 +218,13 @@ class TrainResult:
     """Self-play games per hour of this invocation (resumed runs: since the resume)."""
 
 
+def evaluation_snapshot(network: ScrofaNet, path: Path) -> str:
+    """Save ``network`` at ``path``; the agent the background evaluation plays: its own search, network-only
+    leaves (``mix=0``; the module docstring)."""
+    save(network, path)
+    return f"scrofazero:{path},mix=0"
+
+
 def train(config: ScrofaZeroConfig, resume: bool = False, console: Console | None = None, tensorboard: bool = True,
           command: str = "") -> TrainResult:
     """Train until ``config.minutes`` of this invocation or ``config.games`` in all; checkpoint on the way."""
@@ -225,10 +233,7 @@ def train(config: ScrofaZeroConfig, resume: bool = False, console: Console | Non
     torch.manual_seed(derive_seed(config.seed, "learner", progress.batches))
     generator = np.random.default_rng(derive_seed(config.seed, "minibatches", progress.batches))
     games_before = progress.games
-
-    def snapshot(path: Path) -> str:
-        save(state.network, path)
-        return f"scrofazero:{path},mix=0"
+    snapshot = partial(evaluation_snapshot, state.network)
 
     with training_loop(config, actors(config), LOSSES, progress.seconds, progress.positions, console,
                        tensorboard) as loop:
