@@ -47,8 +47,8 @@ from typing import Any
 import openspiel_doudizhu
 import paiju
 from common import BenchmarkConfig, Workload, importable, until
+from paiju.agents.dmc.douzero_features import encode
 from paiju.games.doudizhu import DouDizhuObservation, DouDizhuRules, Move, legal_moves
-from paiju.games.doudizhu.features import encode
 
 RULES = DouDizhuRules()
 OPENSPIEL_FULL_RULES = DouDizhuRules(mode="full", no_four_with_two=True)

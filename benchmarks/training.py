@@ -63,8 +63,7 @@ import torch
 
 from common import machine
 from paiju.agents.dmc.models import ModelConfig
-from paiju.train.config import DMCConfig
-from paiju.train.dmc import train
+from paiju.train.dmc import DMCConfig, train
 from paiju.train.logs import LOG_FILE
 from paiju.train.ppo import PPOConfig
 from paiju.train.ppo import train as train_ppo

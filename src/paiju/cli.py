@@ -349,7 +349,7 @@ def _replay_lines(path: Path) -> list[str]:
     if path.suffix.lower() == ".json":
         record = load_record(path)
     else:
-        from paiju.games.doudizhu.deeprocket import load_deeprocket_file
+        from paiju.records.deeprocket_text import load_deeprocket_file
 
         record = load_deeprocket_file(path).to_record()
     try:

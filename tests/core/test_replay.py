@@ -19,7 +19,7 @@ from paiju.core.game import State
 from paiju.core.record import RECORD_FORMAT
 from paiju.core.replay import replay_lines
 from paiju.games.doudizhu import DouDizhuRules, format_cards, parse_cards
-from paiju.games.doudizhu.deeprocket import load_deeprocket_file
+from paiju.records.deeprocket_text import load_deeprocket_file
 
 GAME = paiju.load_game("doudizhu")
 FULL = DouDizhuRules(mode="full")

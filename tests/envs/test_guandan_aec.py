@@ -9,12 +9,12 @@ import pytest
 from pettingzoo.test import api_test, seed_test
 
 import paiju
+from paiju.agents.dmc.danzero_features import STATE_SIZE, encode_state
 from paiju.core.errors import IllegalActionError, PaijuError
 from paiju.envs.guandan_aec import DEFAULT_RULES, env, legal_action, raw_env
 from paiju.games.guandan import GuanDanRules
 from paiju.games.guandan.action_space import ACTION_COUNT, choices, describe, index_of, indices_of, key_of
 from paiju.games.guandan.cards import level_name
-from paiju.games.guandan.features import STATE_SIZE, encode_state
 
 GAME = paiju.load_game("guandan")
 TRIBUTE_RULES = GuanDanRules(rounds=3, start_level="Q", a_attempts=1)

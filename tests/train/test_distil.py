@@ -13,8 +13,8 @@ from paiju.agents.distil.agent import DISTIL_META
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels, load_models, save_models
 from paiju.core.errors import PaijuError
-from paiju.train.distil import POSITIONS, DistilConfig, gain_loss, load_chunk, train_distil, validate
-from paiju.train.labels import LabelWorker, Positions
+from paiju.train.distil import POSITIONS, DistilConfig, DistilRun, gain_loss, load_chunk, train, validate
+from paiju.train.distil_actors import LabelWorker, Positions
 
 
 def tiny_init(tmp_path: Path, game: str) -> str:
@@ -26,7 +26,7 @@ def tiny_init(tmp_path: Path, game: str) -> str:
 def config(tmp_path: Path, game: str = "doudizhu", **changes: object) -> DistilConfig:
     values = {"game": game, "out": tmp_path / "run", "seed": 3, "minutes": 0, "positions": 120,
               "init": tiny_init(tmp_path, game), "top": 3, "chunk_positions": 40, "batch_size": 32,
-              "log_seconds": 0, **changes}
+              "log_seconds": 0, "eval_minutes": 0, **changes}
     return DistilConfig(**values)  # type: ignore[arg-type]
 
 
@@ -69,29 +69,47 @@ def test_gain_loss_and_validation_measure_the_gains() -> None:
     assert gain_loss(Fixed(), wrong).item() > 0
 
 
-def test_a_short_run_learns_keeps_its_positions_and_continues(tmp_path: Path) -> None:
-    result = train_distil(config(tmp_path))
+def test_a_short_run_learns_keeps_its_positions_and_resumes(tmp_path: Path) -> None:
+    result = train(config(tmp_path), tensorboard=False)
     folder = tmp_path / "run"
-    assert result.positions >= 120 and result.steps > 0
+    assert result.samples >= 120 and result.unit == "positions"
     chunks = sorted((folder / POSITIONS).glob("chunk-*.npz"))
     assert chunks and load_chunk(chunks[0])
     models = load_models(folder)
     settings = models.meta[DISTIL_META]
-    assert settings["prior"] == "rules" and settings["top"] == 3 and settings["positions"] == result.positions
+    assert settings["prior"] == "rules" and settings["top"] == 3 and settings["positions"] == result.samples
+    assert set(settings["held_out"]) <= {"landlord", "down", "up"}
     initial = load_models(Path(config(tmp_path).init))
     assert not torch.equal(next(initial.networks["landlord"].parameters()),
                            next(models.networks["landlord"].parameters()))
     agent = make_agent(f"distilled:{folder}", "doudizhu")
     agent.close()
-    more = train_distil(config(tmp_path))
-    assert more.positions >= 2 * 120
+    with pytest.raises(PaijuError, match="already holds a run"):
+        train(config(tmp_path), tensorboard=False)
+    saved = DistilRun.load(folder)
+    more = train(config(tmp_path, positions=2 * 120), resume=True, tensorboard=False)
+    assert more.samples >= 2 * 120
+    assert DistilRun.load(folder).progress.chunks > saved.progress.chunks
     assert len(list((folder / POSITIONS).glob("chunk-*.npz"))) > len(chunks)
 
 
+def test_a_new_run_trains_first_on_positions_copied_into_its_folder(tmp_path: Path) -> None:
+    train(config(tmp_path), tensorboard=False)
+    copied = tmp_path / "copy"
+    (copied / POSITIONS).mkdir(parents=True)
+    for chunk in (tmp_path / "run" / POSITIONS).glob("chunk-*.npz"):
+        (copied / POSITIONS / chunk.name).write_bytes(chunk.read_bytes())
+    run = DistilRun.create(config(tmp_path, out=copied))
+    stored = sum(len(buffer) for buffer in run.training.values())
+    assert stored > 0 and run.progress.chunks == len(list((copied / POSITIONS).glob("chunk-*.npz")))
+    result = train(config(tmp_path, out=copied, positions=stored + 1), tensorboard=False)
+    assert result.samples > stored
+
+
 def test_same_seed_same_networks(tmp_path: Path) -> None:
-    first = train_distil(config(tmp_path / "a", game="guandan", positions=60))
-    second = train_distil(config(tmp_path / "b", game="guandan", positions=60))
-    assert first.positions == second.positions
+    first = train(config(tmp_path / "a", game="guandan", positions=60), tensorboard=False)
+    second = train(config(tmp_path / "b", game="guandan", positions=60), tensorboard=False)
+    assert first.samples == second.samples
     a, b = load_models(tmp_path / "a" / "run"), load_models(tmp_path / "b" / "run")
     for name, value in a.networks["player"].state_dict().items():
         assert torch.equal(value, b.networks["player"].state_dict()[name])
@@ -102,10 +120,22 @@ def test_damaged_positions_and_bad_settings_are_refused(tmp_path: Path) -> None:
     folder.mkdir(parents=True)
     (folder / "chunk-000001.npz").write_bytes(b"not a zip")
     with pytest.raises(PaijuError, match="damaged positions file"):
-        train_distil(config(tmp_path))
+        train(config(tmp_path), tensorboard=False)
     with pytest.raises(PaijuError, match="top must be at least 2"):
         config(tmp_path, top=1)
     with pytest.raises(PaijuError, match="needs a bound"):
         config(tmp_path, positions=0)
     with pytest.raises(PaijuError, match="not-an-agent"):
         config(tmp_path, prior="not-an-agent")
+
+
+def test_a_distilled_network_goes_on_as_it_is_and_a_folder_without_checkpoint_says_how(tmp_path: Path) -> None:
+    train(config(tmp_path), tensorboard=False)
+    folder = tmp_path / "run"
+    (folder / "checkpoint.pt").unlink()
+    with pytest.raises(PaijuError, match=r"no checkpoint.pt to resume from, only networks .*--init"):
+        DistilRun.load(folder)
+    run = DistilRun.create(config(tmp_path, out=tmp_path / "next", init=str(folder)))
+    trained = load_models(folder)
+    output, kept = trained.networks["landlord"].mlp[-1].weight, run.models.networks["landlord"].mlp[-1].weight
+    assert output.abs().sum() > 0 and torch.equal(output, kept), "an earlier run's gains are kept, not zeroed"

@@ -17,11 +17,10 @@ import torch
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels, load_models
 from paiju.core.errors import PaijuError
-from paiju.train.checkpoint import CHECKPOINT_FILE, load_checkpoint
-from paiju.train.config import DMCConfig
-from paiju.train.dmc import learn, train
+from paiju.train.dmc import DMCConfig, DMCRun, learn, train
+from paiju.train.dmc_selfplay import Samples
+from paiju.train.loop import CHECKPOINT_FILE
 from paiju.train.plot import plot_run
-from paiju.train.selfplay import Samples
 
 TINY = {"model": ModelConfig(hidden=(32, 32), lstm=16), "batch_size": 256, "chunk_frames": 128, "eval_minutes": 0,
         "minutes": 0, "log_seconds": 0}
@@ -45,10 +44,10 @@ def same(a: dict[str, np.ndarray], b: dict[str, np.ndarray]) -> bool:
 def test_local_run_trains_logs_and_checkpoints(tmp_path: Path, game: str) -> None:
     result = train(tiny(game, tmp_path / "run"), tensorboard=True)
     folder = tmp_path / "run"
-    assert result.frames >= 2048 and result.games > 0
+    assert result.samples >= 2048 and result.games > 0
     assert {CHECKPOINT_FILE, "model.pt", "log.csv", "tensorboard"} <= {p.name for p in folder.iterdir()}
     rows = list(csv.DictReader((folder / "log.csv").open()))
-    assert rows and int(rows[-1]["frames"]) == result.frames
+    assert rows and int(rows[-1]["frames"]) == result.samples
     fresh = DMCModels.fresh(game, "adp", TINY["model"], seed=7)
     trained = load_models(folder)
     role = next(iter(fresh.networks))
@@ -84,13 +83,13 @@ def test_kill_9_then_resume_continues_from_the_last_checkpoint(tmp_path: Path) -
     time.sleep(2)  # let it write a few more checkpoints, then kill it wherever it is
     os.killpg(process.pid, signal.SIGKILL)
     process.wait()
-    saved = load_checkpoint(folder)
+    saved = DMCRun.load(folder)
     assert saved.progress.frames > 0
     before = parameters(folder)
     resumed = train(DMCConfig(game="doudizhu", out=folder, frames=saved.progress.frames + 512, **{
         **TINY, "minutes": 0}), resume=True, tensorboard=False)
-    assert resumed.frames >= saved.progress.frames + 512
-    assert load_checkpoint(folder).progress.chunks > saved.progress.chunks
+    assert resumed.samples >= saved.progress.frames + 512
+    assert DMCRun.load(folder).progress.chunks > saved.progress.chunks
     assert not same(before, parameters(folder))
     assert load_models(folder).config == ModelConfig(hidden=(32, 32), lstm=16)  # the run's settings are kept
 
@@ -98,9 +97,9 @@ def test_kill_9_then_resume_continues_from_the_last_checkpoint(tmp_path: Path) -
 def test_a_damaged_checkpoint_is_refused_by_name(tmp_path: Path) -> None:
     (tmp_path / CHECKPOINT_FILE).write_bytes(b"\x00" * 100)
     with pytest.raises(PaijuError, match="cannot read a checkpoint"):
-        load_checkpoint(tmp_path)
+        DMCRun.load(tmp_path)
     with pytest.raises(PaijuError, match="no checkpoint"):
-        load_checkpoint(tmp_path / "nowhere")
+        DMCRun.load(tmp_path / "nowhere")
 
 
 def test_clipped_target_stops_the_gradient_far_from_the_actors_value() -> None:

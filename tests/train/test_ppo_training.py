@@ -15,24 +15,15 @@ import torch
 from typer.testing import CliRunner
 
 from paiju.agents import make_agent
+from paiju.agents.model_files import MODEL_FILE
 from paiju.agents.perfectdou.model import ModelConfig, PerfectDouModels, load_models, save_models
 from paiju.cli import app
 from paiju.core.errors import PaijuError
 from paiju.core.registry import load_game
 from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.train.loop import CHECKPOINT_FILE, share
 from paiju.train.plot import plot_run
-from paiju.train.ppo import (
-    CHECKPOINT_FILE,
-    MODEL_FILE,
-    PPOConfig,
-    fresh_state,
-    learn,
-    load_checkpoint,
-    log_softmax_by_decision,
-    losses,
-    share,
-    train,
-)
+from paiju.train.ppo import PPOConfig, PPORun, learn, log_softmax_by_decision, losses, train
 from paiju.train.ppo_selfplay import RESEARCH, PPOWorker, advantage, gae
 
 SMALL = ModelConfig(lstm=8, policy=(16, 16), value=(16,), action=(16,))
@@ -108,16 +99,16 @@ def test_log_softmax_by_decision_matches_each_decisions_own() -> None:
 
 def test_imitation_lowers_the_cross_entropy_and_ppo_moves_toward_good_actions(tmp_path: Path) -> None:
     config = tiny(tmp_path, learning_rate=3e-3, epochs=8)
-    state = fresh_state(config)
+    state = PPORun.create(config)
     teacher = PPOWorker(SMALL, 50.0, 50.0, 0.95, seed=2).collect(0, 4, teacher="rules").steps["landlord"]
     before = losses(state.models.networks["landlord"], teacher, config, imitate=True)["policy"].item()
-    learn(state, "landlord", teacher, True, np.random.default_rng(0))
+    learn(state, "landlord", teacher, True)
     after = losses(state.models.networks["landlord"], teacher, config, imitate=True)["policy"].item()
     assert after < before
     # PPO: actions with positive advantage become likelier
     played = PPOWorker(SMALL, 50.0, 50.0, 0.95, seed=2).collect(1, 4).steps["landlord"]
     played.advantage[:] = np.where(np.arange(len(played)) % 2 == 0, 1.0, -1.0)
-    state = fresh_state(config)
+    state = PPORun.create(config)
     network = state.models.networks["landlord"]
 
     def chosen_log_probabilities() -> torch.Tensor:
@@ -131,7 +122,7 @@ def test_imitation_lowers_the_cross_entropy_and_ppo_moves_toward_good_actions(tm
             return log_policy[torch.cumsum(counts, 0) - counts + torch.from_numpy(played.chosen)]
 
     start = chosen_log_probabilities()
-    learn(state, "landlord", played, False, np.random.default_rng(0))
+    learn(state, "landlord", played, False)
     change = chosen_log_probabilities() - start
     choices = torch.from_numpy(played.counts > 1)
     good = change[0::2][choices[0::2]].mean()
@@ -148,7 +139,7 @@ def test_batches_are_shared_and_the_warm_start_comes_first(tmp_path: Path) -> No
 def test_a_run_learns_logs_checkpoints_and_plots(tmp_path: Path) -> None:
     folder = tmp_path / "run"
     result = train(tiny(folder, warm_games=4), tensorboard=True)
-    assert result.games == 8 and result.decisions > 0
+    assert result.games == 8 and result.samples > 0
     assert {CHECKPOINT_FILE, MODEL_FILE, "log.csv", "tensorboard"} <= {p.name for p in folder.iterdir()}
     rows = list(csv.DictReader((folder / "log.csv").open()))
     assert rows and int(rows[-1]["games"]) == 8 and float(rows[-1]["loss_value"]) > 0
@@ -166,16 +157,16 @@ def test_same_seed_same_weights_ray_matches_local_and_resume_continues(tmp_path:
     assert same(parameters(tmp_path / "a"), parameters(tmp_path / "ray"))
     assert not same(parameters(tmp_path / "a"), parameters(tmp_path / "other"))
     result = train(tiny(tmp_path / "a", games=12, model=ModelConfig()), resume=True, tensorboard=False)
-    after = load_checkpoint(tmp_path / "a")
+    after = PPORun.load(tmp_path / "a")
     assert result.games == 12 and after.progress.batches == 3
     assert after.models.config == SMALL, "a resumed run keeps its settings"
 
 
 def test_the_ablations_change_what_the_critic_sees_and_the_rewards(tmp_path: Path) -> None:
-    imperfect = fresh_state(tiny(tmp_path, model=ModelConfig(lstm=8, policy=(16,), value=(16,), action=(16,),
+    imperfect = PPORun.create(tiny(tmp_path, model=ModelConfig(lstm=8, policy=(16,), value=(16,), action=(16,),
                                                              perfect=False)))
     assert imperfect.models.networks["landlord"].value[0][0].in_features == 16
-    perfect = fresh_state(tiny(tmp_path, model=ModelConfig(lstm=8, policy=(16,), value=(16,), action=(16,))))
+    perfect = PPORun.create(tiny(tmp_path, model=ModelConfig(lstm=8, policy=(16,), value=(16,), action=(16,))))
     assert perfect.models.networks["landlord"].value[0][0].in_features > 16
     plain = PPOWorker(SMALL, 0.0, 1.0, 1.0, seed=1).collect(0, 1, teacher="rules")
     for role, steps in plain.steps.items():
@@ -188,7 +179,7 @@ def test_init_and_bad_settings_and_files(tmp_path: Path) -> None:
     save_models(start, tmp_path / "start.pt")
     train(tiny(tmp_path / "run", init=str(tmp_path / "start.pt"), games=4), tensorboard=False)
     assert load_models(tmp_path / "run").config == start.config
-    ablation = fresh_state(tiny(tmp_path / "ablation", init=str(tmp_path / "start.pt"), model=ModelConfig(
+    ablation = PPORun.create(tiny(tmp_path / "ablation", init=str(tmp_path / "start.pt"), model=ModelConfig(
         perfect=False)))
     network, source = ablation.models.networks["down"], start.networks["down"]
     assert not ablation.config.model.perfect and network.value[0][0].in_features == 8, "a fresh, imperfect critic"
@@ -200,21 +191,22 @@ def test_init_and_bad_settings_and_files(tmp_path: Path) -> None:
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / CHECKPOINT_FILE).write_bytes(b"\x00" * 100)
     with pytest.raises(PaijuError, match="cannot read a checkpoint"):
-        load_checkpoint(tmp_path / "bad")
+        PPORun.load(tmp_path / "bad")
 
 
 def test_resume_of_another_trainers_folder_says_what_it_holds(tmp_path: Path) -> None:
-    from paiju.train import checkpoint as dmc_checkpoint
-    from paiju.train.config import DMCConfig
+    from paiju.train.dmc import DMCConfig, DMCRun
 
     dmc = DMCConfig(game="doudizhu", out=tmp_path / "dmc", frames=1, minutes=0)
     dmc.out.mkdir()
-    dmc_checkpoint.save_checkpoint(dmc_checkpoint.fresh_state(dmc))
+    DMCRun.create(dmc).save_checkpoint()
     with pytest.raises(PaijuError, match=r"holds a `paiju train dmc` run.*paiju train dmc --resume"):
-        load_checkpoint(tmp_path / "dmc")
+        PPORun.load(tmp_path / "dmc")
     train(tiny(tmp_path / "ppo", games=4), tensorboard=False)
     with pytest.raises(PaijuError, match=r"holds a `paiju train ppo` run"):
-        dmc_checkpoint.load_checkpoint(tmp_path / "ppo")
+        DMCRun.load(tmp_path / "ppo")
+    with pytest.raises(PaijuError, match=r"paiju train ppo has no encoder for 'guandan'; it trains on: doudizhu"):
+        tiny(tmp_path, game="guandan")
 
 
 def test_the_command_line_trains_a_model_the_agent_plays(tmp_path: Path) -> None:
@@ -247,7 +239,7 @@ def test_sigterm_checkpoints_and_stops_then_resume_goes_on(tmp_path: Path) -> No
         time.sleep(0.2)
     process.terminate()
     assert process.wait(timeout=60) == 0, process.stderr.read() if process.stderr else ""
-    saved = load_checkpoint(folder)
+    saved = PPORun.load(folder)
     assert saved.progress.games > 0, "the stop wrote a checkpoint although the next was an hour away"
     train(tiny(folder, games=saved.progress.games + 2), resume=True, tensorboard=False)
-    assert load_checkpoint(folder).progress.games == saved.progress.games + 2
+    assert PPORun.load(folder).progress.games == saved.progress.games + 2

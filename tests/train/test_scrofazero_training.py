@@ -11,6 +11,7 @@ import torch
 from typer.testing import CliRunner
 
 from paiju.agents import make_agent
+from paiju.agents.model_files import MODEL_FILE
 from paiju.agents.rules.gongzhu_common import indices
 from paiju.agents.scrofazero.features import INPUT_SIZE
 from paiju.agents.scrofazero.mcts import RolloutEvaluator
@@ -19,8 +20,9 @@ from paiju.cli import app
 from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
 from paiju.games.gongzhu.game import Gongzhu
+from paiju.train.loop import CHECKPOINT_FILE, share
 from paiju.train.plot import plot_run
-from paiju.train.scrofazero import CHECKPOINT_FILE, MODEL_FILE, ScrofaZeroConfig, load_checkpoint, losses, share, train
+from paiju.train.scrofazero import ScrofaZeroConfig, ScrofaZeroRun, losses, train
 from paiju.train.scrofazero_selfplay import Positions, ScrofaZeroWorker
 
 SMALL = ModelConfig(16, 16, 16, 1)
@@ -151,10 +153,10 @@ def test_same_seed_same_weights_and_resume_continues(tmp_path: Path) -> None:
         train(tiny(tmp_path / name, **changes), tensorboard=False)
     assert same(weights(tmp_path / "a" / MODEL_FILE), weights(tmp_path / "b" / MODEL_FILE))
     assert not same(weights(tmp_path / "a" / MODEL_FILE), weights(tmp_path / "other" / MODEL_FILE))
-    before = load_checkpoint(tmp_path / "a")
+    before = ScrofaZeroRun.load(tmp_path / "a")
     assert before.progress.batches == 2 and len(before.replay) == 2
     result = train(tiny(tmp_path / "a", games=12, model=ModelConfig()), resume=True, tensorboard=False)
-    after = load_checkpoint(tmp_path / "a")
+    after = ScrofaZeroRun.load(tmp_path / "a")
     assert result.games == 12 and after.progress.batches == 3
     assert after.network.config == SMALL, "a resumed run keeps its settings"
     assert not same(weights(tmp_path / "b" / MODEL_FILE), weights(tmp_path / "a" / MODEL_FILE))
@@ -174,7 +176,7 @@ def test_bad_settings_and_files_are_refused_by_name(tmp_path: Path) -> None:
         tiny(tmp_path, games=0)
     (tmp_path / CHECKPOINT_FILE).write_bytes(b"\x00" * 100)
     with pytest.raises(PaijuError, match="cannot read a checkpoint"):
-        load_checkpoint(tmp_path)
+        ScrofaZeroRun.load(tmp_path)
     runner = CliRunner()
     result = runner.invoke(app, ["train", "scrofazero", "--out", str(tmp_path / "x"), "--hidden", "8,8"])
     assert result.exit_code != 0 and "W1,W2,W3,BLOCKS" in result.output + str(result.exception)
@@ -209,10 +211,10 @@ def test_sigterm_checkpoints_and_stops_then_resume_goes_on(tmp_path: Path) -> No
         time.sleep(0.2)
     process.terminate()
     assert process.wait(timeout=60) == 0, process.stderr.read() if process.stderr else ""
-    saved = load_checkpoint(folder)
+    saved = ScrofaZeroRun.load(folder)
     assert saved.progress.games > 0, "the stop wrote a checkpoint although the next was an hour away"
     train(tiny(folder, games=saved.progress.games + 2), resume=True, tensorboard=False)
-    assert load_checkpoint(folder).progress.games == saved.progress.games + 2
+    assert ScrofaZeroRun.load(folder).progress.games == saved.progress.games + 2
 
 
 def test_the_background_evaluation_plays_gongzhu_by_agent_name(tmp_path: Path) -> None:

@@ -9,14 +9,14 @@ import torch
 from typer.testing import CliRunner
 
 from paiju.agents import make_agent
+from paiju.agents.deeprocket.labels import LABEL_COUNT, main_label
 from paiju.agents.deeprocket.model import ModelConfig, load_model
 from paiju.cli import app
 from paiju.core.errors import PaijuError
 from paiju.games.doudizhu import DouDizhu
-from paiju.games.doudizhu.deeprocket_labels import LABEL_COUNT, main_label
 from paiju.records.corpus import CorpusSettings
 from paiju.records.generate import GenerateConfig, generate
-from paiju.train.sl import SLConfig, train
+from paiju.train.sl import SLConfig, SLRun, train
 from paiju.train.sl_data import _Builder, file_samples, game_samples, pack_planes, unpack_bits
 
 TINY = ModelConfig(layers=1, filters=4, kicker_layers=1, kicker_filters=4, head=2)
@@ -38,6 +38,12 @@ def first_lines(corpus) -> list[str]:
 def config(corpus, out, **changes):
     return SLConfig(**{"records": corpus, "out": out, "epochs": 0.5, "batch": 16, "eval_every": 5,
                        "device": "cpu", "model": TINY, **changes})
+
+
+def report_of(settings: SLConfig, **options) -> dict:
+    """Train, and return the run's report."""
+    train(settings, tensorboard=False, **options)
+    return json.loads((settings.out / "report.json").read_text())
 
 
 def test_pack_and_unpack_are_inverse():
@@ -75,11 +81,11 @@ def test_held_out_games_are_every_tenth(corpus):
 
 
 def test_training_run_writes_model_logs_and_report(corpus, tmp_path):
-    report = train(config(corpus, tmp_path / "run"), tensorboard=False)
+    report = report_of(config(corpus, tmp_path / "run"))
     assert report["games"] == 30 and report["skipped"] == 0
     assert 0 <= report["policy"]["top1"] <= 1 and report["policy"]["samples"] > 0
     assert sum(part["samples"] for part in report["policy"]["by_category"].values()) == report["policy"]["samples"]
-    for name in ("model.pt", "checkpoint.pt", "accuracy.csv", "accuracy.png", "report.json", "settings.json"):
+    for name in ("model.pt", "checkpoint.pt", "accuracy.csv", "accuracy.png", "report.json", "log.csv"):
         assert (tmp_path / "run" / name).is_file(), name
     agent = make_agent(f"deeprocket:{tmp_path / 'run'}", "doudizhu", 0)
     assert agent.nets.config == TINY
@@ -88,14 +94,15 @@ def test_training_run_writes_model_logs_and_report(corpus, tmp_path):
 
 
 def test_same_seed_same_networks_and_resume_continues(corpus, tmp_path):
-    first = train(config(corpus, tmp_path / "a", seed=3), tensorboard=False)
-    train(config(corpus, tmp_path / "b", seed=3), tensorboard=False)
+    first = report_of(config(corpus, tmp_path / "a", seed=3))
+    report_of(config(corpus, tmp_path / "b", seed=3))
     a, b = load_model(tmp_path / "a"), load_model(tmp_path / "b")
     assert all(torch.equal(x, y) for x, y in zip(a.state_dict().values(), b.state_dict().values(), strict=True))
-    again = train(config(corpus, tmp_path / "a"), resume=True, tensorboard=False)
-    assert again["steps"] == first["steps"]  # its bound is reached: nothing more to do
-    resumed = train(config(corpus, tmp_path / "a"), resume=True, tensorboard=False, bounds={"epochs": 1.0})
+    again = report_of(config(corpus, tmp_path / "a", epochs=0.1), resume=True, keep_bound=True)
+    assert again["steps"] == first["steps"]  # its own bound is reached: nothing more to do
+    resumed = report_of(config(corpus, tmp_path / "a", epochs=1.0), resume=True)
     assert resumed["steps"] > first["steps"]
+    assert SLRun.load(tmp_path / "a").config.epochs == 1.0
 
 
 def test_corrupt_records_are_skipped_and_counted(corpus, tmp_path):
@@ -107,7 +114,7 @@ def test_corrupt_records_are_skipped_and_counted(corpus, tmp_path):
     illegal["actions"][0][1] = "2222"
     (folder / "part.jsonl").write_text("\n".join([*good[:1], bad_card, json.dumps(illegal), "{not json",
                                                   *good[3:]]) + "\n")
-    report = train(config(folder, tmp_path / "run"), tensorboard=False)
+    report = report_of(config(folder, tmp_path / "run"))
     assert report["skipped"] == 3 and report["games"] == len(good) - 2
 
 
@@ -129,14 +136,14 @@ def test_cli_trains_and_prints_the_report(corpus, tmp_path):
     assert result.exit_code == 0, result.output
     assert "DeepRocket accuracy on held-out games" in result.output
     result = CliRunner().invoke(app, ["train", "sl", "--out", str(tmp_path / "run2")])
-    assert result.exit_code != 0 and "--records" in result.output
+    assert result.exit_code != 0 and "needs --records" in result.output + str(result.exception)
+    assert not (tmp_path / "run2").exists()
 
 
 def test_init_starts_from_a_model_file_and_keeps_its_sizes(corpus, tmp_path):
-    train(config(corpus, tmp_path / "a", seed=5), tensorboard=False)
+    report_of(config(corpus, tmp_path / "a", seed=5))
     started = load_model(tmp_path / "a")
-    report = train(config(corpus, tmp_path / "b", init=str(tmp_path / "a"), model=ModelConfig(), epochs=0.2),
-                   tensorboard=False)
+    report = report_of(config(corpus, tmp_path / "b", init=str(tmp_path / "a"), model=ModelConfig(), epochs=0.2))
     assert report["model"] == TINY.to_json()
     trained = load_model(tmp_path / "b")
     pairs = zip(started.state_dict().values(), trained.state_dict().values(), strict=True)

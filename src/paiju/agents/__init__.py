@@ -1,9 +1,31 @@
 """Agents by name: ``make_agent("random", "doudizhu", seed=1)``.
 
-Names: ``random`` (any game); ``rules`` (DouDizhu's and GuanDan's heuristic players); ``mr-if`` and
-``mr-greed`` (Gongzhu, the ScrofaZero paper's baselines; ``mr-if:partner`` adds partner awareness,
-``mr-greed:N`` samples N deals); ``ext:<command>`` (an outside program speaking the external agent protocol,
-see ``paiju.agents.external``).
+Every algorithm is one folder here — its model, features, agent and options — and, where it learns, one
+trainer ``paiju.train.<trainer>`` (``paiju train <trainer>``). From an agent's name to its code:
+
+- ``dmc``, ``dmc:PATH``: Deep Monte-Carlo, DouZero (Zha et al. 2021) for DouDizhu and DanZero (Lu et al. 2022)
+  for GuanDan. Folder ``dmc/``; trainer ``train/dmc.py``, actors ``train/dmc_selfplay.py``.
+- ``perfectdou``, ``perfectdou:PATH``: PerfectDou (Yang et al. 2022), PPO with a perfect-information critic.
+  Folder ``perfectdou/``; trainer ``train/ppo.py``, actors ``train/ppo_selfplay.py``.
+- ``deeprocket``, ``deeprocket:PATH``: DeepRocket (Jiang et al. 2019), supervised policy and kicker CNNs (labels
+  in ``deeprocket/labels.py``). Folder ``deeprocket/``; trainer ``train/sl.py``, corpus ``train/sl_data.py``.
+- ``scrofazero``, ``scrofazero:OPTIONS``: ScrofaZero (Shi, Li and Sun), MCTS self-play, sampled scenarios at play
+  time. Folder ``scrofazero/``; trainer ``train/scrofazero.py``, actors ``train/scrofazero_selfplay.py``.
+- ``search``, ``search:OPTIONS``: PIMC or single-observer ISMCTS over a prior policy. Folder ``search/``; no
+  trainer (it uses the other agents).
+- ``distilled``, ``distilled:OPTIONS``: the search distilled into a DMC network (expert iteration). Folder
+  ``distil/``; trainer ``train/distil.py``, actors ``train/distil_actors.py``.
+- ``learned-bid:[OPTIONS,]AGENT``: a learned DouDizhu bid around a play agent. Folder ``bidding/``; trainer
+  ``train/bid.py``.
+- ``rules`` (DouDizhu, GuanDan), ``mr-if`` and ``mr-greed[:N]`` (Gongzhu, the ScrofaZero paper's baselines):
+  hand-written players, folder ``rules/``. ``random``: ``random_agent.py``. ``ext:COMMAND``: an outside program
+  speaking the external agent protocol, ``external.py``.
+
+Inside an algorithm's folder: ``model.py`` (networks and their files; DMC: ``models.py`` and ``weights.py``),
+``features.py`` (what the network sees; DMC: ``douzero_features.py``, ``danzero_features.py``), ``agent.py``
+(the player) and the agent's options (parsed by ``paiju.agents.options``); shipped networks sit in
+``weights/`` with how they were trained. Shared here: ``model_files`` (model-file I/O for every network),
+``options`` (the ``NAME:key=value,...`` parser), ``bridge`` (``paiju bot``: any agent as an external program).
 """
 
 from __future__ import annotations

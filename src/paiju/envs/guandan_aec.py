@@ -13,7 +13,7 @@ that module's rule picks (the fewest cards of the hand's straight-flush material
 order), and ``legal_action(env, index)`` names it.
 
 The ``"observation"`` is DanZero's 513 state features of that seat's ``GuanDanObservation``
-(``paiju.games.guandan.features.encode_state``, float32: card counts 0..2, one-hots and flags 0/1, the
+(``paiju.agents.dmc.danzero_features.encode_state``, float32: card counts 0..2, one-hots and flags 0/1, the
 partner's last play -1 once the partner has finished). ``infos[agent]`` (``CardGameEnv``): ``{"round": n
 (from 0), "level": "2".."A", "levels": {"self": .., "oppo": ..} (team levels at the round's start), "phase":
 "tribute" | "back" | "play" | "over"}`` from that seat's observation, and for the agent to act
@@ -29,11 +29,7 @@ import numpy as np
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from paiju.envs.card_aec import CardGameEnv
-from paiju.games.guandan import GuanDanObservation, GuanDanRules, GuanDanState
-from paiju.games.guandan.action_space import ACTION_COUNT, choices, describe, indices_of
-from paiju.games.guandan.cards import COPIES, level_name
-from paiju.games.guandan.features import (
+from paiju.agents.dmc.danzero_features import (
     CARDS_LEFT,
     HAND,
     PARTNER_LAST,
@@ -43,13 +39,18 @@ from paiju.games.guandan.features import (
     WILD_FLAGS,
     encode_state,
 )
+from paiju.envs.card_aec import CardGameEnv
+from paiju.games.guandan import GuanDanObservation, GuanDanRules, GuanDanState
+from paiju.games.guandan.action_space import ACTION_COUNT, choices, describe, indices_of
+from paiju.games.guandan.cards import COPIES, level_name
 
 DEFAULT_RULES = GuanDanRules(rounds=1)
 """One round per episode."""
 
 
 def observation_bounds() -> tuple[np.ndarray, np.ndarray]:
-    """The lowest and highest value of each of the ``STATE_SIZE`` features (``features`` module doc)."""
+    """The lowest and highest value of each of the ``STATE_SIZE`` features (the module doc of
+    ``paiju.agents.dmc.danzero_features``)."""
     low = np.zeros(STATE_SIZE, dtype=np.float32)
     high = np.ones(STATE_SIZE, dtype=np.float32)
     low[PARTNER_LAST:PLAYED] = -1.0

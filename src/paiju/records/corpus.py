@@ -247,8 +247,8 @@ read (its rules apply to its DeepRocket files: a full-mode game replays with the
             return f"{source}: a DeepRocket record (doudizhu), not {self.game}"
         if process is None:
             return f"{source}: DeepRocket cards without a 'Game process:' after them"
-        from paiju.games.doudizhu.deeprocket import parse_deeprocket
         from paiju.games.doudizhu.rules import DouDizhuRules
+        from paiju.records.deeprocket_text import parse_deeprocket
 
         try:
             rules = (DouDizhuRules.from_json(self.settings.rules)

@@ -148,7 +148,7 @@ def write_shard(settings: CorpusSettings, out: Path, index: int, games: int | No
 def _record_lines(state: State, record_format: str) -> list[str]:
     """A game's lines in a shard: its JSON record, or DeepRocket's cards and game process."""
     if record_format == "deeprocket":
-        from paiju.games.doudizhu.deeprocket import to_deeprocket
+        from paiju.records.deeprocket_text import to_deeprocket
 
         cards, process = to_deeprocket(state)  # type: ignore[arg-type]
         return [f"Cards: {cards}", f"Game process: {process}"]

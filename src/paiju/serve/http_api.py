@@ -76,11 +76,21 @@ def client_address(request: Request) -> str:
 
 def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache, leaderboard: Leaderboard) -> APIRouter:
     """The ``/api`` routes over ``lobby`` (tables in memory), ``store`` (finished games), ``frame_cache`` and
-    ``leaderboard`` (ratings over the finished games).
+    ``leaderboard`` (ratings over the finished games): those of ``games_router``, ``tables_router`` and
+    ``records_router``, in that order.
 
     Routes touching tables are coroutines: tables live on the event loop and are never touched from a thread.
     """
     router = APIRouter(prefix="/api")
+    router.include_router(games_router())
+    router.include_router(tables_router(lobby))
+    router.include_router(records_router(store, frame_cache, leaderboard))
+    return router
+
+
+def games_router() -> APIRouter:
+    """``GET /games``: the games offered, their agents and default rules."""
+    router = APIRouter()
 
     @router.get("/games")
     def games() -> dict[str, Any]:
@@ -91,6 +101,13 @@ def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache, leaderbo
                                                   if agent in DESCRIPTIONS},
                                  "adviser": adviser(name), "default_rules": load_game(name).default_rules().to_json()}
                           for name in game_names()}}
+
+    return router
+
+
+def tables_router(lobby: Lobby) -> APIRouter:
+    """The routes over ``lobby``'s tables: create one, reserve an open seat, the lobby, watch a table of bots."""
+    router = APIRouter()
 
     @router.post("/tables", status_code=status.HTTP_201_CREATED)
     async def create_table(request: TableRequest, http: Request) -> dict[str, Any]:
@@ -135,6 +152,13 @@ def api_router(lobby: Lobby, store: GameStore, frame_cache: FrameCache, leaderbo
                                 f"since={since} is past the {count} frames of table {table_id} so far")
         body = json.dumps(described, separators=(",", ":")).encode()
         return Response(body[:-1] + b',"frames":' + live.frames_json(since) + b"}", media_type="application/json")
+
+    return router
+
+
+def records_router(store: GameStore, frame_cache: FrameCache, leaderboard: Leaderboard) -> APIRouter:
+    """The routes over the finished games in ``store``: the list, the leaderboard, a record and its frames."""
+    router = APIRouter()
 
     @router.get("/records")
     async def records(limit: Annotated[int, Query(ge=1, le=MAX_RECORDS_LISTED)] = 50) -> list[dict[str, Any]]:

@@ -1,9 +1,26 @@
-"""Training runtime: Deep Monte-Carlo self-play (``paiju train dmc``) and distillation of the search into a
-network (``paiju train distil``), on this machine or on Ray.
+"""Training: one runtime (``loop``), one module per trainer, the command line (``cli``).
 
-- ``config``: the settings of a run; ``dmc``: the learner loop (read it first); ``selfplay``: the actors;
-  ``distil``: the distillation learner; ``labels``: its actors, labelling positions by simulations;
-  ``backends``: any actor class as local processes or Ray actors; ``checkpoint``: atomic checkpoints and ``--resume``;
-  ``logs``: CSV, TensorBoard and the progress line; ``evaluation``: periodic evaluation against fixed
-  opponents in the background; ``plot``: learning curves (``paiju plot DIR``).
+==============  =======================  ==========================  ======================================
+``paiju train`` learner and settings     actors                      networks (agent names)
+==============  =======================  ==========================  ======================================
+``dmc``         ``dmc`` (DouZero,        ``dmc_selfplay``            ``agents/dmc`` (``dmc:DIR``)
+                DanZero)
+``ppo``         ``ppo`` (PerfectDou)     ``ppo_selfplay``            ``agents/perfectdou``
+                                                                     (``perfectdou:DIR``)
+``scrofazero``  ``scrofazero``           ``scrofazero_selfplay``     ``agents/scrofazero``
+                                                                     (``scrofazero:DIR/model.pt``)
+``distil``      ``distil`` (the search   ``distil_actors``           ``agents/distil`` (``distilled:DIR``)
+                distilled)
+``sl``          ``sl`` (DeepRocket)      none (``sl_data`` encodes   ``agents/deeprocket``
+                                         the corpus)                 (``deeprocket:DIR``)
+``bid``         ``bid`` (not on the      its labelling games         ``agents/bidding``
+                runtime: label, fit)                                 (``learned-bid:model=FILE,AGENT``)
+==============  =======================  ==========================  ======================================
+
+The shared runtime (read ``loop`` first): ``loop`` (settings every trainer shares, progress, checkpoints,
+``--out`` / ``--resume``, the main loop and its duties, the final evaluation, the trainer registry),
+``backends`` (actors as local processes or Ray actors), ``evaluation`` (background evaluation against fixed
+opponents), ``logs`` (CSV, TensorBoard, the progress line), ``stopping`` (Ctrl-C / SIGTERM), ``plot`` (``paiju
+plot DIR``). A trainer module reads top to bottom: its settings, its losses, then its ``Run``: create, checkpoint,
+restore and one ``step`` of training.
 """

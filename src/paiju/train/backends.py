@@ -1,7 +1,7 @@
 """Where the actors run: ``local`` (one process each on this machine) or ``ray`` (Ray actors, on this machine
 or across a cluster started with ``ray start``). An actor is any object with a ``collect`` method, built in its
-own process from a class and that actor's arguments (DMC's ``SelfPlayWorker``, distillation's
-``LabelWorker``). The learner sees one interface, ``ActorPool``:
+own process from a class and that actor's arguments (each trainer's ``*_selfplay`` or ``*_actors`` module).
+The learner sees one interface, ``ActorPool``:
 
 - ``submit(worker, *arguments)`` asks actor ``worker`` for ``collect(*arguments)`` (DMC: a chunk index, its
   frames, and fresh weights or ``None`` to keep the current ones);
@@ -20,6 +20,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from paiju.core.errors import PaijuError
+from paiju.train.stopping import ignore_sigint, sigint_held
 
 Actors = tuple[type, list[tuple[Any, ...]]]
 """The actors of a pool: their class, and one tuple of constructor arguments per actor."""
@@ -41,7 +42,9 @@ class ActorPool(ABC):
 
 
 def _serve(connection: Connection, actor_class: type, arguments: tuple[Any, ...]) -> None:
-    """A local actor process: build the actor, then answer ``collect`` requests until told to stop."""
+    """A local actor process: build the actor, then answer ``collect`` requests until told to stop. Ctrl-C is the
+    learner's to handle (it finishes the step in hand, then stops the actors): the process ignores SIGINT."""
+    ignore_sigint()
     worker = actor_class(*arguments)
     while True:
         request = connection.recv()
@@ -66,7 +69,8 @@ class LocalPool(ActorPool):
             here, there = context.Pipe()
             process = context.Process(target=_serve, args=(there, actor_class, own), daemon=True,
                                       name=f"paiju-actor-{worker}")
-            process.start()
+            with sigint_held():
+                process.start()
             there.close()
             self.connections.append(here)
             self.processes.append(process)

@@ -51,6 +51,7 @@ class BidTrainConfig:
     """One training run; ``minutes`` bounds the learning (0: no bound), ``epochs`` always does."""
 
     out: Path
+    game: str = "doudizhu"
     agent: str = "rules"
     deals: int = 30_000
     seed: int = 0
@@ -64,6 +65,8 @@ class BidTrainConfig:
     data: Path | None = None
 
     def __post_init__(self) -> None:
+        if self.game != DouDizhu.name:
+            raise PaijuError(f"paiju train bid has no encoder for {self.game!r}; it trains on: {DouDizhu.name}")
         if self.deals < HELD_OUT:
             raise PaijuError(f"deals must be at least {HELD_OUT} (every {HELD_OUT}th is held out), got {self.deals}")
         if self.workers < 1 or self.epochs < 1 or self.batch_size < 1 or self.minutes < 0:

@@ -1,29 +1,125 @@
-"""``paiju train dmc|ppo|scrofazero|distil|export`` and ``paiju plot``: the training commands (see ``paiju.cli``)."""
+"""``paiju train dmc|ppo|scrofazero|distil|sl|bid|export`` and ``paiju plot``: the training commands (see
+``paiju.cli``).
+
+Every trainer on the shared runtime (``paiju.train.loop``) is one command made by ``trainer_command``: its own
+learning options, declared by the function it decorates, and one set of common options (``COMMON``: the run's
+folder, game, seed, time, init, checkpoints, evaluation; ``ACTORS`` where it has actors; ``BATCHES`` where it
+plays batches of games), whose defaults a trainer may change. The command checks ``--out`` / ``--resume``, builds
+the trainer's settings, echoes nothing but a summary, and keeps its command line with the run. Trainers are
+imported only when their command runs, so ``paiju`` starts without torch.
+"""
 
 from __future__ import annotations
 
+import inspect
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.console import Console
 
-from paiju.train.bid_cli import train_bid
-
-train_app = typer.Typer(help="Train agents by self-play.", no_args_is_help=True)
+train_app = typer.Typer(help="Train agents: self-play, imitation, distillation, supervised learning.",
+                        no_args_is_help=True)
 console = Console(highlight=False)
 
+Option = tuple[str, Any, Any, str]
+"""A common option: (name, type, default, help)."""
+COMMON: tuple[Option, ...] = (
+    ("out", Path | None, None, "Folder of a new run: checkpoint.pt, model.pt, logs."),
+    ("resume", Path | None, None, "Continue the run in this folder from its last checkpoint (its learning settings "
+                                  "are kept; its bound too, unless given)."),
+    ("game", str, "doudizhu", "Game to train on."),
+    ("seed", int, 0, "Seed of the run (initial weights, deals, batches)."),
+    ("minutes", float, 10.0, "Wall-clock minutes to train in this invocation (0: no bound)."),
+    ("init", str, "", "Model file or training folder to start from (its sizes are kept); default: fresh weights."),
+    ("learner_threads", int, 1, "Torch threads of the learner."),
+    ("checkpoint_minutes", float, 5.0, "Minutes between checkpoints."),
+    ("eval_minutes", float, 10.0, "Minutes between background evaluations (0: none)."),
+    ("eval_deals", int, 200, "Duplicate deals per evaluation and opponent."),
+    ("eval_against", str, "rules", "Opponents of the evaluation, comma-separated."),
+    ("final_eval", bool, True, "Evaluate a run that had no evaluation at its end, on deals in proportion to the "
+                               "time it trained."),
+    ("tensorboard", bool, True, "Write TensorBoard events to DIR/tensorboard."),
+)
+ACTORS: tuple[Option, ...] = (
+    ("actors", int, 2, "Actor processes."),
+    ("backend", str, "local", "local (processes here) or ray."),
+    ("address", str | None, None, "Ray cluster address (from `ray start`); default: a local Ray instance."),
+)
+BATCHES: tuple[Option, ...] = (
+    ("batch_games", int, 64, "Games per batch."),
+    ("warm_games", int, 0, "Games of the teacher imitated before self-play (0: none)."),
+    ("teacher", str, "rules", "The warm start's teacher agent."),
+)
+SUMMARY_OPTIONS = ("out", "resume", "eval_against", "tensorboard")
+"""Common options that are not settings fields."""
 
-def _sizes(text: str) -> tuple[int, ...]:
+
+def _parameter(option: Option, defaults: dict[str, Any]) -> inspect.Parameter:
+    name, kind, default, text = option
+    return inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=defaults.get(name, default),
+                             annotation=Annotated[kind, typer.Option(help=text)])
+
+
+def trainer_command(trainer: str, with_actors: bool = True, with_batches: bool = False,
+                    **defaults: Any) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., None]]:
+    """Register ``paiju train TRAINER``: the decorated function takes the trainer's own options and returns its
+    learning settings (the bound ``None`` when not given); the common options (``defaults`` changing theirs)
+    are added to the command."""
+    groups = (COMMON, *((ACTORS,) if with_actors else ()), *((BATCHES,) if with_batches else ()))
+    common = [_parameter(option, defaults) for group in groups for option in group]
+
+    def decorate(function: Callable[..., dict[str, Any]]) -> Callable[..., None]:
+        own = list(inspect.signature(function, eval_str=True).parameters.values())
+
+        def command(**given: Any) -> None:
+            options = {parameter.name: given.pop(parameter.name) for parameter in common}
+            start(trainer, options, function(**given))
+
+        command.__signature__ = inspect.Signature([*own, *common])  # type: ignore[attr-defined]
+        command.__doc__, command.__name__ = function.__doc__, function.__name__
+        train_app.command(trainer)(command)
+        return command
+
+    return decorate
+
+
+def start(trainer: str, options: dict[str, Any], learning: dict[str, Any]) -> None:
+    """Check the folders, build the trainer's settings, train, and print what was done."""
+    from paiju.agents.model_files import MODEL_FILE
+    from paiju.train.loop import run_class, run_training
+
+    out, resume = options["out"], options["resume"]
+    if (out is None) == (resume is None):
+        raise typer.BadParameter("give exactly one of --out DIR (a new run) or --resume DIR")
+    run = run_class(trainer)
+    bound = run.SETTINGS.BOUND
+    keep_bound = learning.get(bound) is None
+    learning = {name: value for name, value in learning.items() if value is not None or name != bound}
+    settings = {name: value for name, value in options.items() if name not in SUMMARY_OPTIONS}
+    opponents = tuple(name for name in options["eval_against"].split(",") if name)
+    folder = out or resume
+    config = run.SETTINGS(out=folder, eval_opponents=opponents, **settings, **learning)
+    result = run_training(run, config, resume=resume is not None, keep_bound=keep_bound, console=console,
+                          tensorboard=options["tensorboard"], command=shlex.join(["paiju", *sys.argv[1:]]))
+    played = f"played {result.games:,} games, " if result.games else ""
+    console.print(f"{played}trained on {result.samples:,} {result.unit} in all ({result.seconds / 60:.1f} min); "
+                  f"{result.rate:,.0f} {result.unit}/s in this run. Networks: {folder / MODEL_FILE} (agent "
+                  f"{run.AGENT}:{folder / MODEL_FILE})")
+
+
+def sizes(text: str) -> tuple[int, ...]:
+    """Comma-separated positive widths."""
     try:
-        sizes = tuple(int(part) for part in text.split(","))
+        widths = tuple(int(part) for part in text.split(","))
     except ValueError:
         raise typer.BadParameter(f"expected widths like 256,256,256, got {text!r}") from None
-    if not sizes or min(sizes) < 1:
+    if not widths or min(widths) < 1:
         raise typer.BadParameter(f"widths must be positive, got {text!r}")
-    return sizes
+    return widths
 
 
 def _clip(text: str) -> float | None:
@@ -36,22 +132,11 @@ def _clip(text: str) -> float | None:
         raise typer.BadParameter(f"--clip-lambda: expected a number, 'none' or 'default', got {text!r}") from None
 
 
-@train_app.command("dmc")
+@trainer_command("dmc", eval_minutes=5.0, eval_against="random,rules")
 def train_dmc(
-    game: Annotated[str, typer.Option(help="doudizhu or guandan.")] = "doudizhu",
-    out: Annotated[Path | None, typer.Option(help="Folder of the run: checkpoints, model.pt, logs.")] = None,
-    resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder from its last checkpoint "
-                                                     "(its learning settings are kept).")] = None,
-    minutes: Annotated[float, typer.Option(help="Wall-clock minutes to train in this invocation (0: no bound).")]
-    = 10.0,
-    frames: Annotated[int, typer.Option(help="Stop once this many frames are trained on in all (0: no bound).")]
-    = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the run (initial weights, deals, exploration).")] = 0,
+    frames: Annotated[int | None, typer.Option(help="Stop once this many frames are trained on in all (0: no "
+                                                    "bound; default 0).")] = None,
     objective: Annotated[str, typer.Option(help="DouDizhu return: adp (score) or wp (win +1 / loss -1).")] = "adp",
-    actors: Annotated[int, typer.Option(help="Self-play actor processes.")] = 2,
-    backend: Annotated[str, typer.Option(help="local (processes here) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (from `ray start`); default: a local "
-                                                     "Ray instance.")] = None,
     hidden: Annotated[str, typer.Option(help="MLP widths.")] = "256,256,256",
     lstm: Annotated[int, typer.Option(help="History LSTM size (DouDizhu).")] = 64,
     batch_size: Annotated[int, typer.Option(help="Frames per learner step.")] = 3200,
@@ -61,51 +146,19 @@ def train_dmc(
                                                              "1e-3 GuanDan).")] = None,
     clip_lambda: Annotated[str, typer.Option(help="DanZero's clipped target λ: a number, 'none', or 'default' "
                                                   "(0.65 for GuanDan, off for DouDizhu).")] = "default",
-    checkpoint_minutes: Annotated[float, typer.Option(help="Minutes between checkpoints.")] = 5.0,
-    eval_minutes: Annotated[float, typer.Option(help="Minutes between evaluations (0: none).")] = 5.0,
-    eval_deals: Annotated[int, typer.Option(help="Duplicate deals per evaluation and opponent.")] = 200,
-    eval_against: Annotated[str, typer.Option(help="Opponents of the periodic evaluation.")] = "random,rules",
-    tensorboard: Annotated[bool, typer.Option(help="Write TensorBoard events to DIR/tensorboard.")] = True,
-) -> None:
+) -> dict[str, Any]:
     """Deep Monte-Carlo self-play (DouZero / DanZero) with checkpoints, resume, logs and periodic evaluation."""
     from paiju.agents.dmc.models import ModelConfig
-    from paiju.train.config import DMCConfig
-    from paiju.train.dmc import train
 
-    if (out is None) == (resume is None):
-        raise typer.BadParameter("give exactly one of --out DIR (a new run) or --resume DIR")
-    folder = out if out is not None else resume
-    assert folder is not None
-    config = DMCConfig(
-        game=game, out=folder, seed=seed, minutes=minutes, frames=frames, objective=objective,  # type: ignore[arg-type]
-        actors=actors, backend=backend, address=address,  # type: ignore[arg-type]
-        model=ModelConfig(hidden=_sizes(hidden), lstm=lstm), batch_size=batch_size, chunk_frames=chunk_frames,
-        learning_rate=learning_rate,
-        clip_lambda=_clip(clip_lambda), checkpoint_minutes=checkpoint_minutes, eval_minutes=eval_minutes,
-        eval_deals=eval_deals,
-        eval_opponents=tuple(name for name in eval_against.split(",") if name))
-    command = shlex.join(["paiju", *sys.argv[1:]])
-    result = train(config, resume=resume is not None, console=console, tensorboard=tensorboard, command=command)
-    console.print(f"trained {result.frames:,} frames in all ({result.seconds / 60:.1f} min, {result.games:,} games); "
-                  f"{result.frames_per_second:,.0f} frames/s in this run. Networks: {folder / 'model.pt'}")
+    return {"frames": frames, "objective": objective, "model": ModelConfig(hidden=sizes(hidden), lstm=lstm),
+            "batch_size": batch_size, "chunk_frames": chunk_frames, "learning_rate": learning_rate,
+            "clip_lambda": _clip(clip_lambda)}
 
 
-@train_app.command("ppo")
+@trainer_command("ppo", with_batches=True, eval_against="rules,dmc")
 def train_ppo(
-    out: Annotated[Path | None, typer.Option(help="Folder of the run: checkpoint.pt, model.pt, logs.")] = None,
-    resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder from its last checkpoint "
-                                                     "(its learning settings are kept).")] = None,
-    minutes: Annotated[float, typer.Option(help="Wall-clock minutes to train in this invocation (0: no bound).")]
-    = 10.0,
-    games: Annotated[int, typer.Option(help="Stop once this many games are played in all (0: no bound).")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the run (initial weights, deals, sampling).")] = 0,
-    init: Annotated[str, typer.Option(help="PerfectDou model file or training folder to start from (e.g. the "
-                                           "shipped agents/perfectdou/weights/doudizhu.pt); default: fresh "
-                                           "weights.")] = "",
-    actors: Annotated[int, typer.Option(help="Self-play actor processes.")] = 2,
-    backend: Annotated[str, typer.Option(help="local (processes here) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (from `ray start`); default: a local "
-                                                     "Ray instance.")] = None,
+    games: Annotated[int | None, typer.Option(help="Stop once this many games are played in all (0: no bound; "
+                                                   "default 0).")] = None,
     policy: Annotated[str, typer.Option(help="Policy MLP widths (Table 7).")] = "256,256,256,512",
     value: Annotated[str, typer.Option(help="Value MLP widths (Table 7).")] = "256,256,256,256",
     lstm: Annotated[int, typer.Option(help="History LSTM size.")] = 128,
@@ -113,156 +166,70 @@ def train_ppo(
                                                         "(no PTIE).")] = False,
     oracle_scale: Annotated[float, typer.Option(help="l of the oracle reward (Table 7: 50); 0 switches it off "
                                                      "(ADP alone: the final stage, or the ablation).")] = 50.0,
-    batch_games: Annotated[int, typer.Option(help="Games per batch (about 1,000 decisions a role at 64).")] = 64,
     epochs: Annotated[int, typer.Option(help="PPO passes over each batch.")] = 4,
     minibatch: Annotated[int, typer.Option(help="Decisions per gradient step.")] = 256,
     learning_rate: Annotated[float, typer.Option(help="Adam learning rate (Table 7: 3e-4).")] = 3e-4,
     entropy: Annotated[float, typer.Option(help="Entropy bonus weight (Table 7: 0.1).")] = 0.01,
     clip: Annotated[float, typer.Option(help="PPO ratio clip ε.")] = 0.2,
     gae_lambda: Annotated[float, typer.Option(help="GAE λ (Table 7: 0.95).")] = 0.95,
-    warm_games: Annotated[int, typer.Option(help="Games of the teacher imitated before self-play (0: none).")] = 0,
-    teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "rules",
-    learner_threads: Annotated[int, typer.Option(help="Torch threads of the learner.")] = 1,
-    checkpoint_minutes: Annotated[float, typer.Option(help="Minutes between checkpoints.")] = 5.0,
-    eval_minutes: Annotated[float, typer.Option(help="Minutes between evaluations (0: none).")] = 10.0,
-    eval_deals: Annotated[int, typer.Option(help="Role-swapped decks per evaluation and opponent.")] = 200,
-    eval_against: Annotated[str, typer.Option(help="Opponents of the periodic evaluation.")] = "rules,dmc",
-    tensorboard: Annotated[bool, typer.Option(help="Write TensorBoard events to DIR/tensorboard.")] = True,
-) -> None:
+) -> dict[str, Any]:
     """PerfectDou: PPO self-play with a perfect-information critic and the minimum-steps oracle reward."""
     from paiju.agents.perfectdou.model import ModelConfig
-    from paiju.train.ppo import PPOConfig, train
 
-    if (out is None) == (resume is None):
-        raise typer.BadParameter("give exactly one of --out DIR (a new run) or --resume DIR")
-    folder = out if out is not None else resume
-    assert folder is not None
-    config = PPOConfig(
-        out=folder, seed=seed, minutes=minutes, games=games, actors=actors, backend=backend,  # type: ignore[arg-type]
-        address=address, init=init,
-        model=ModelConfig(lstm=lstm, policy=_sizes(policy), value=_sizes(value), perfect=not imperfect_critic),
-        batch_games=batch_games, epochs=epochs, minibatch=minibatch, learning_rate=learning_rate, clip=clip,
-        entropy=entropy, gae_lambda=gae_lambda, oracle_scale=oracle_scale, warm_games=warm_games, teacher=teacher,
-        learner_threads=learner_threads, checkpoint_minutes=checkpoint_minutes, eval_minutes=eval_minutes,
-        eval_deals=eval_deals, eval_opponents=tuple(name for name in eval_against.split(",") if name))
-    command = shlex.join(["paiju", *sys.argv[1:]])
-    result = train(config, resume=resume is not None, console=console, tensorboard=tensorboard, command=command)
-    console.print(f"played {result.games:,} games, trained on {result.decisions:,} decisions in all "
-                  f"({result.seconds / 60:.1f} min); {result.decisions_per_second:,.0f} decisions/s in this run. "
-                  f"Networks: {folder / 'model.pt'} (agent perfectdou:{folder})")
+    model = ModelConfig(lstm=lstm, policy=sizes(policy), value=sizes(value), perfect=not imperfect_critic)
+    return {"games": games, "model": model, "oracle_scale": oracle_scale, "epochs": epochs, "minibatch": minibatch,
+            "learning_rate": learning_rate, "entropy": entropy, "clip": clip, "gae_lambda": gae_lambda}
 
 
-@train_app.command("scrofazero")
+@trainer_command("scrofazero", with_batches=True, game="gongzhu", eval_deals=64, eval_against="mr-greed",
+                 teacher="mr-greed")
 def train_scrofazero(
-    out: Annotated[Path | None, typer.Option(help="Folder of the run: checkpoint.pt, model.pt, logs.")] = None,
-    resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder from its last checkpoint "
-                                                     "(its learning settings are kept).")] = None,
-    minutes: Annotated[float, typer.Option(help="Wall-clock minutes to train in this invocation (0: no bound).")]
-    = 10.0,
-    games: Annotated[int, typer.Option(help="Stop once this many games are played in all (0: no bound).")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the run (initial weights, deals, searches).")] = 0,
-    init: Annotated[str, typer.Option(help="ScrofaNet model file to start from (e.g. the shipped "
-                                           "agents/scrofazero/weights/gongzhu.pt); default: fresh weights.")] = "",
-    actors: Annotated[int, typer.Option(help="Self-play actor processes.")] = 2,
-    backend: Annotated[str, typer.Option(help="local (processes here) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address (from `ray start`); default: a local "
-                                                     "Ray instance.")] = None,
+    games: Annotated[int | None, typer.Option(help="Stop once this many games are played in all (0: no bound; "
+                                                   "default 0).")] = None,
     hidden: Annotated[str, typer.Option(help="ScrofaNet widths and residual blocks: W1,W2,W3,BLOCKS (the paper: "
                                              "2048,2048,512,10).")] = "512,512,256,4",
-    batch_games: Annotated[int, typer.Option(help="Games per batch (the paper: 64).")] = 64,
     replay: Annotated[int, typer.Option(help="Previous batches trained on again with each batch.")] = 2,
     passes: Annotated[int, typer.Option(help="Passes over each batch and its replay.")] = 3,
     learning_rate: Annotated[float, typer.Option(help="Adam learning rate.")] = 1e-4,
     value_weight: Annotated[float, typer.Option(help="λ of the value RMSE in the loss.")] = 0.03,
-    warm_games: Annotated[int, typer.Option(help="Games of the teacher imitated before self-play (0: none).")] = 0,
-    teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "mr-greed",
     sibling_rollouts: Annotated[int, typer.Option(help="Warm start: also value each card the teacher did not play "
                                                        "by this many of its games played out (0: off).")] = 0,
-    learner_threads: Annotated[int, typer.Option(help="Torch threads of the learner.")] = 1,
-    checkpoint_minutes: Annotated[float, typer.Option(help="Minutes between checkpoints.")] = 5.0,
-    eval_minutes: Annotated[float, typer.Option(help="Minutes between evaluations (0: none).")] = 10.0,
-    eval_deals: Annotated[int, typer.Option(help="Duplicate deals per evaluation and opponent.")] = 64,
-    eval_against: Annotated[str, typer.Option(help="Opponents of the periodic evaluation.")] = "mr-greed",
-    tensorboard: Annotated[bool, typer.Option(help="Write TensorBoard events to DIR/tensorboard.")] = True,
-) -> None:
+) -> dict[str, Any]:
     """ScrofaZero self-play: perfect-information MCTS improves the policy, ScrofaNet learns from the searches."""
     from paiju.agents.scrofazero.model import ModelConfig
-    from paiju.train.scrofazero import ScrofaZeroConfig, train
 
-    if (out is None) == (resume is None):
-        raise typer.BadParameter("give exactly one of --out DIR (a new run) or --resume DIR")
-    sizes = _sizes(hidden)
-    if len(sizes) != 4:
+    widths = sizes(hidden)
+    if len(widths) != 4:
         raise typer.BadParameter(f"--hidden takes W1,W2,W3,BLOCKS, got {hidden!r}")
-    folder = out if out is not None else resume
-    assert folder is not None
-    config = ScrofaZeroConfig(
-        out=folder, seed=seed, minutes=minutes, games=games, actors=actors, backend=backend,  # type: ignore[arg-type]
-        address=address, model=ModelConfig(*sizes), init=init, batch_games=batch_games, replay_batches=replay,
-        passes=passes, learning_rate=learning_rate, value_weight=value_weight, warm_games=warm_games,
-        teacher=teacher, sibling_rollouts=sibling_rollouts, learner_threads=learner_threads,
-        checkpoint_minutes=checkpoint_minutes, eval_minutes=eval_minutes, eval_deals=eval_deals,
-        eval_opponents=tuple(name for name in eval_against.split(",") if name))
-    command = shlex.join(["paiju", *sys.argv[1:]])
-    result = train(config, resume=resume is not None, console=console, tensorboard=tensorboard, command=command)
-    console.print(f"played {result.games:,} games in all ({result.seconds / 60:.1f} min); "
-                  f"{result.games_per_hour:,.0f} games/hour in this run. Network: {folder / 'model.pt'} "
-                  f"(agent scrofazero:{folder / 'model.pt'})")
+    return {"games": games, "model": ModelConfig(*widths), "replay_batches": replay, "passes": passes,
+            "learning_rate": learning_rate, "value_weight": value_weight, "sibling_rollouts": sibling_rollouts}
 
 
-@train_app.command("distil")
+@trainer_command("distil", actors=1)
 def train_distil(
-    game: Annotated[str, typer.Option(help="doudizhu or guandan.")] = "doudizhu",
-    out: Annotated[Path, typer.Option(help="Folder of the run: positions/, model.pt, log.csv. A folder that "
-                                           "has them is continued.")] = Path("runs/distil"),
-    minutes: Annotated[float, typer.Option(help="Wall-clock minutes of this invocation (0: no bound).")] = 10.0,
-    positions: Annotated[int, typer.Option(help="Stop once this invocation has trained on this many positions "
-                                                "(0: no bound).")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the run (deals, batches).")] = 0,
-    init: Annotated[str, typer.Option(help="DMC model to start from (file or training folder; default: the "
-                                           "shipped dmc networks).")] = "",
+    positions: Annotated[int | None, typer.Option(help="Stop once this many positions are trained on in all (0: "
+                                                       "no bound; default 0).")] = None,
     prior: Annotated[str, typer.Option(help="The prior: its games give the positions, its best actions the "
                                             "candidates.")] = "rules",
     rollout: Annotated[str, typer.Option(help="The policy finishing each simulation.")] = "rules",
     top: Annotated[int, typer.Option(help="Candidates per position.")] = 5,
     margin: Annotated[float, typer.Option(help="Predicted gain the agent needs to leave the prior's choice.")] = 0.0,
-    actors: Annotated[int, typer.Option(help="Labelling processes.")] = 1,
-    backend: Annotated[str, typer.Option(help="local (processes here) or ray.")] = "local",
-    address: Annotated[str | None, typer.Option(help="Ray cluster address.")] = None,
     learning_rate: Annotated[float, typer.Option(help="Adam learning rate.")] = 1e-4,
     replay: Annotated[float, typer.Option(help="Times each position is trained on, on average, as it "
                                                "arrives.")] = 4.0,
-) -> None:
-    """Distil the search into a network: label the prior's candidates by simulations, learn their gains."""
-    from paiju.train.distil import DistilConfig
-    from paiju.train.distil import train_distil as run
-
-    if backend not in ("local", "ray"):
-        raise typer.BadParameter(f"backend must be 'local' or 'ray', got {backend!r}")
-    config = DistilConfig(game=game, out=out, seed=seed, minutes=minutes, positions=positions, init=init,
-                          prior=prior, rollout=rollout, top=top, margin=margin, actors=actors, backend=backend,
-                          address=address, learning_rate=learning_rate, replay=replay)
-    result = run(config, console, shlex.join(["paiju", *sys.argv[1:]]))
-    held = "; ".join(f"{role}: loss {loss:.3f}, gain {gain:+.4f} a decision"
-                     for role, (loss, gain) in result.held_out.items())
-    console.print(f"{result.positions:,} positions, {result.steps:,} steps in all ({result.seconds / 60:.1f} min). "
-                  f"Held out: {held or 'none yet'}. Networks: {out / 'model.pt'} (agent distilled:{out})")
+) -> dict[str, Any]:
+    """Distil the search into a network: label the prior's candidates by simulations, learn their gains (the
+    networks start from --init, a DMC model; default: the shipped dmc networks)."""
+    return {"positions": positions, "prior": prior, "rollout": rollout, "top": top, "margin": margin,
+            "learning_rate": learning_rate, "replay": replay}
 
 
-@train_app.command("sl")
+@trainer_command("sl", with_actors=False, minutes=0.0, eval_minutes=0.0)
 def train_sl(
     records: Annotated[Path | None, typer.Option(help="Corpus: a folder (or file) of paiju JSON records or DeepRocket "
                                                       "text records (paiju records generate).")] = None,
-    out: Annotated[Path | None, typer.Option(help="Folder of the run: checkpoint.pt, model.pt, logs, report.")]
-    = None,
-    resume: Annotated[Path | None, typer.Option(help="Continue the run in this folder (its settings are kept).")]
-    = None,
-    game: Annotated[str, typer.Option(help="Game of the records (doudizhu: DeepRocket's networks).")] = "doudizhu",
-    minutes: Annotated[float | None, typer.Option(help="Minutes of training in all (0: no bound; default 0; with "
-                                                       "--resume: the run's own unless given).")] = None,
     epochs: Annotated[float | None, typer.Option(help="Passes over the policy samples in all (0: no bound; default "
-                                                      "1; with --resume: the run's own unless given).")] = None,
-    seed: Annotated[int, typer.Option(help="Seed of the run (initial weights, batches).")] = 0,
+                                                      "1).")] = None,
     batch: Annotated[int, typer.Option(help="Samples per step, for each network.")] = 256,
     learning_rate: Annotated[float, typer.Option(help="Adam learning rate (at the start, with --decay).")] = 1e-3,
     decay: Annotated[bool, typer.Option(help="Lower the learning rate to 0 along a half cosine over the run.")]
@@ -271,34 +238,49 @@ def train_sl(
     filters: Annotated[int, typer.Option(help="Policy filters per layer (paper: 512).")] = 64,
     kicker_layers: Annotated[int, typer.Option(help="Kicker convolution layers (paper: 5).")] = 5,
     kicker_filters: Annotated[int, typer.Option(help="Kicker filters per layer.")] = 32,
-    eval_every: Annotated[int, typer.Option(help="Steps between validations and checkpoints.")] = 500,
+    eval_every: Annotated[int, typer.Option(help="Steps between validations.")] = 500,
     max_games: Annotated[int, typer.Option(help="Games read from each corpus file (0: all).")] = 0,
     workers: Annotated[int, typer.Option(help="Processes encoding the corpus.")] = 1,
     device: Annotated[str, typer.Option(help="cpu, cuda or auto.")] = "auto",
-    init: Annotated[str, typer.Option(help="DeepRocket model file or training folder to start from (e.g. the "
-                                           "shipped agents/deeprocket/weights/doudizhu.pt); its sizes are "
-                                           "kept.")] = "",
-    tensorboard: Annotated[bool, typer.Option(help="Write TensorBoard events to DIR/tensorboard.")] = True,
-) -> None:
+) -> dict[str, Any]:
     """DeepRocket: supervised policy and kicker networks from game records, with an accuracy report."""
     from paiju.agents.deeprocket.model import ModelConfig
-    from paiju.core.errors import PaijuError
-    from paiju.train.sl import SLConfig, train
 
-    if game != "doudizhu":
-        raise PaijuError(f"supervised training exists for doudizhu (DeepRocket's networks), not {game!r}")
-    if (out is None) == (resume is None):
-        raise typer.BadParameter("give exactly one of --out DIR (a new run, with --records) or --resume DIR")
-    if out is not None and records is None:
-        raise typer.BadParameter("a new run needs --records (a corpus folder or file)")
-    bounds = {name: value for name, value in (("minutes", minutes), ("epochs", epochs)) if value is not None}
-    config = SLConfig(records=records or Path(), out=out or resume, seed=seed,  # type: ignore[arg-type]
-                      minutes=0.0 if minutes is None else minutes, epochs=1.0 if epochs is None else epochs,
-                      batch=batch, lr=learning_rate, decay=decay, eval_every=eval_every,
-                      max_games=max_games, workers=workers, device=device, init=init,
-                      model=ModelConfig(layers=layers, filters=filters, kicker_layers=kicker_layers,
-                                        kicker_filters=kicker_filters))
-    train(config, resume=resume is not None, console=console, tensorboard=tensorboard, bounds=bounds)
+    model = ModelConfig(layers=layers, filters=filters, kicker_layers=kicker_layers, kicker_filters=kicker_filters)
+    return {"records": records, "epochs": epochs, "batch": batch, "lr": learning_rate, "decay": decay,
+            "model": model, "eval_every": eval_every, "max_games": max_games, "workers": workers, "device": device}
+
+
+@train_app.command("bid")
+def train_bid(
+    out: Annotated[Path, typer.Option(help="Bid model file to write.")] = Path("runs/bid.pt"),
+    game: Annotated[str, typer.Option(help="Game of the bids (doudizhu).")] = "doudizhu",
+    agent: Annotated[str, typer.Option(help="Play agent whose games label the hands (at every seat).")] = "rules",
+    deals: Annotated[int, typer.Option(help="Deals to label (each hand of each is played as landlord).")] = 30_000,
+    seed: Annotated[int, typer.Option(help="Seed of the run (deals, agents, initial weights, batches).")] = 0,
+    workers: Annotated[int, typer.Option(help="Processes playing the labelling games.")] = 1,
+    epochs: Annotated[int, typer.Option(help="Passes over the training hands (the best held-out epoch is kept).")]
+    = 30,
+    minutes: Annotated[float, typer.Option(help="Wall-clock bound on learning, after labelling (0: none).")] = 0.0,
+    hidden: Annotated[str, typer.Option(help="MLP widths.")] = "128,64",
+    learning_rate: Annotated[float, typer.Option(help="Adam learning rate.")] = 1e-3,
+    thresholds: Annotated[str, typer.Option(help="Decision thresholds T1/T2/T3: the estimate needed to bid 1, 2, "
+                                                 "3 (stored in the model file; the default was tuned with rules "
+                                                 "playing).")] = "-0.1/0/0.1",
+    data: Annotated[Path | None, typer.Option(help="Cache of labelled deals (.npz), reused when it matches the "
+                                                   "agent and seed.")] = None,
+) -> None:
+    """Learn a DouDizhu bid model: each hand's expected landlord score when the play agent plays it out."""
+    from paiju.train.bid import BidTrainConfig, parse_thresholds
+    from paiju.train.bid import train_bid as run
+
+    config = BidTrainConfig(out=out, game=game, agent=agent, deals=deals, seed=seed, workers=workers, epochs=epochs,
+                            minutes=minutes, hidden=sizes(hidden), learning_rate=learning_rate,
+                            thresholds=parse_thresholds(thresholds), data=data)
+    result = run(config, console, shlex.join(["paiju", *sys.argv[1:]]))
+    console.print(f"{result.samples:,} hands, {result.epochs} epochs ({result.seconds / 60:.1f} min): held-out mse "
+                  f"{result.held_out_mse:.4f} (a constant: {result.constant_mse:.4f}). Model: {out} "
+                  f"(agent learned-bid:model={out},{agent})")
 
 
 @train_app.command("export")
@@ -306,10 +288,11 @@ def export(run: Annotated[Path, typer.Argument(help="A training folder, or a mod
            out: Annotated[Path, typer.Argument(help="Model file to write (half precision: half the size).")]) -> None:
     """Write a run's latest networks (DMC or PerfectDou) as a small model file, with how they were trained."""
     from paiju.agents.dmc import weights as dmc
+    from paiju.agents.model_files import read_torch_file, resolve
     from paiju.agents.perfectdou import model as perfectdou
 
-    file = run / dmc.MODEL_FILE if run.is_dir() else run
-    data = dmc.read_torch_file(file, "model file")
+    file = resolve(run)
+    data = read_torch_file(file, "model file")
     if isinstance(data, dict) and data.get("format") == perfectdou.FORMAT:
         networks = perfectdou.PerfectDouModels.from_dict(data, str(file))
         perfectdou.save_models(networks, out, half=True)
@@ -321,9 +304,6 @@ def export(run: Annotated[Path, typer.Argument(help="A training folder, or a mod
     meta = networks.meta
     console.print(f"wrote {out}: {game}, {amount}, {meta.get('seconds', 0) / 60:.1f} min, seed {meta.get('seed')}; "
                   f"trained by: {meta.get('command')}")
-
-
-train_app.command("bid")(train_bid)
 
 
 def plot(folders: Annotated[list[Path], typer.Argument(help="A training folder (paiju train ... --out DIR), or "
@@ -338,4 +318,4 @@ def plot(folders: Annotated[list[Path], typer.Argument(help="A training folder (
     console.print(f"wrote {path}")
 
 
-__all__ = ["export", "plot", "train_app"]
+__all__ = ["ACTORS", "BATCHES", "COMMON", "export", "plot", "sizes", "start", "train_app", "trainer_command"]

@@ -1,6 +1,6 @@
 """Distilling the search into a network (``paiju train distil``): read this file top to bottom.
 
-Actors (``paiju.train.labels.LabelWorker``) play the prior against itself and label the prior's best ``top``
+Actors (``paiju.train.distil_actors.LabelWorker``) play the prior against itself and label the prior's best ``top``
 candidates of every position with the search's value of each — the rollout policy's result after it. The
 learner fits the network's *gains*, the differences that decide the distilled agent's move
 (``paiju.agents.distil``):
@@ -9,85 +9,90 @@ learner fits the network's *gains*, the differences that decide the distilled ag
 
 where ``a_0`` is the prior's choice and ``v`` the labels. Differences cancel what every candidate of a deal
 shares (how good the cards were), which is most of a return's variance. The networks are DMC networks,
-initialised from a DMC model (``--init``, the shipped ``dmc`` by default) or from the run's own ``model.pt``
-when the folder has one. Positions a folder holds that its networks have not been trained on (the positions of
-an earlier run, copied in) are trained on first.
+initialised from a DMC model (``--init``, the shipped ``dmc`` by default). Positions a new run's folder already
+holds (an earlier run's ``positions/``, copied in) are trained on first.
 
 Labels do not depend on the network, so every labelled chunk is kept (``DIR/positions/chunk-K.npz``, written
 atomically) and trained on again: after each chunk the learner takes ``replay`` × (new positions / batch)
 steps on batches drawn from all training positions so far. Chunks ``K ≡ 0 (mod 10)`` are held out; the log
 reports their loss and ``gain``: the mean label gain of the candidate the network picks (with ``margin``) over
 the prior's choice, in the true deal — what the agent would add per decision, had the rollout policy
-played on. A rerun on the same folder continues: it reloads the positions and the model and goes on with the
-next chunk. Chunks, batches and initial weights come from the seed.
+played on. ``--resume DIR`` continues from the checkpoint (networks, optimizers, counters) and the positions of
+the chunks it had consumed; the loop, logs, checkpoints and background evaluation (``distilled:MODEL`` against
+``rules``) are the shared runtime's (``paiju.train.loop``). Chunks, batches and initial weights come from the seed.
 """
 
 from __future__ import annotations
 
 import math
-import time
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import torch
 import torch.nn.functional as F
-from rich.console import Console
 
 from paiju.agents import make_agent
 from paiju.agents.distil.agent import DISTIL_META
 from paiju.agents.dmc import models_at
-from paiju.agents.dmc.adapters import adapter_for
-from paiju.agents.dmc.weights import MODEL_FILE, DMCModels, load_models, save_models
+from paiju.agents.dmc.adapters import ADAPTERS
+from paiju.agents.dmc.weights import DMCModels, save_models
 from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
-from paiju.train.backends import Actors, start_pool
-from paiju.train.labels import LabelChunk, LabelWorker, Positions
-from paiju.train.logs import TrainingLog
+from paiju.train.backends import Actors
+from paiju.train.distil_actors import LabelChunk, LabelWorker, Positions
+from paiju.train.loop import (
+    ChunkProgress,
+    ChunkRun,
+    RunSettings,
+    TrainingLoop,
+    TrainResult,
+    actor_seeds,
+    load_optimizer_states,
+    optimizer_states,
+    run_training,
+)
 
 POSITIONS = "positions"
 HELD_OUT = 10
 """Every ``HELD_OUT``-th chunk is kept for validation."""
 
 
-@dataclass(frozen=True)
-class DistilConfig:
-    """One distillation run; ``minutes`` and ``positions`` bound this invocation (whichever comes first; 0: no
-    bound)."""
+@dataclass(frozen=True, kw_only=True)
+class DistilConfig(RunSettings, trainer="distil", games=tuple(ADAPTERS), bound="positions",
+                   at_least_one=("chunk_positions", "batch_size"), not_negative=("margin",)):
+    """One distillation run; ``minutes`` (of this invocation) and ``positions`` (in all) bound it, whichever comes
+    first (0: no bound)."""
 
-    game: str
-    out: Path
-    seed: int = 0
-    minutes: float = 10.0
     positions: int = 0
-    init: str = ""
-    """The DMC model to start from (a file or training folder; empty: the shipped ``dmc``)."""
     prior: str = "rules"
     rollout: str = "rules"
     top: int = 5
     margin: float = 0.0
     actors: int = 1
-    backend: str = "local"
-    address: str | None = None
     chunk_positions: int = 400
     batch_size: int = 256
     learning_rate: float = 1e-4
+    grad_clip: float = 40.0
     replay: float = 4.0
     log_seconds: float = 30.0
+    eval_opponents: tuple[str, ...] = ("rules",)
 
     def __post_init__(self) -> None:
-        adapter_for(self.game)
-        for name in ("actors", "chunk_positions", "batch_size"):
-            if getattr(self, name) < 1:
-                raise PaijuError(f"{name} must be at least 1, got {getattr(self, name)}")
+        super().__post_init__()
         if self.top < 2:
             raise PaijuError(f"top must be at least 2 (a choice to learn), got {self.top}")
-        if self.minutes <= 0 and self.positions <= 0:
-            raise PaijuError("a run needs a bound: --minutes or --positions")
-        if self.replay <= 0 or self.margin < 0:
-            raise PaijuError(f"replay must be positive and margin at least 0, got {self.replay} and {self.margin}")
+        if self.replay <= 0:
+            raise PaijuError(f"replay must be positive, got {self.replay}")
         for spec in (self.prior, self.rollout):
             make_agent(spec, self.game).close()
+
+
+@dataclass
+class DistilProgress(ChunkProgress):
+    positions: int = 0
+    """Training positions trained on (held-out chunks not counted)."""
 
 
 def candidate_values(network: torch.nn.Module, positions: Positions) -> torch.Tensor:
@@ -121,21 +126,6 @@ def validate(network: torch.nn.Module, held_out: Positions, margin: float) -> tu
     pick = np.where(gains.max(axis=1) > margin, gains.argmax(axis=1), 0)
     chosen = held_out.values[np.arange(n), pick]
     return loss, float((chosen - held_out.values[:, 0]).mean())
-
-
-def starting_models(config: DistilConfig) -> DMCModels:
-    """The run's own ``model.pt`` if it has one, else a copy of ``--init`` whose output layer is zeroed: its
-    features are kept, and every gain starts at 0, so the untrained agent plays as the prior."""
-    if (config.out / MODEL_FILE).is_file():
-        return load_models(config.out)
-    source = models_at(config.init, config.game)
-    models = DMCModels.from_dict(source.to_dict(), config.init or "the shipped dmc model")
-    models.meta = {"init": config.init or "dmc", "init_meta": source.meta}
-    for network in models.networks.values():
-        output = network.mlp[-1]
-        torch.nn.init.zeros_(output.weight)
-        torch.nn.init.zeros_(output.bias)
-    return models
 
 
 def save_chunk(folder: Path, chunk: LabelChunk) -> None:
@@ -178,122 +168,139 @@ class Buffer:
             self.parts = [self.joined]
         return self.joined
 
-
-@dataclass(frozen=True)
-class DistilResult:
-    positions: int
-    steps: int
-    seconds: float
-    held_out: dict[str, tuple[float, float]]
-    """Per role: held-out loss and the pick's mean labelled gain."""
+    def __len__(self) -> int:
+        return len(self.all() or ())
 
 
-def train_distil(config: DistilConfig, console: Console | None = None, command: str = "") -> DistilResult:
-    """Label and learn until ``config``'s bound; write ``DIR/model.pt`` every log line and at the end."""
-    torch.set_num_threads(1)
-    torch.manual_seed(config.seed)
-    models = starting_models(config)
-    roles = tuple(models.networks)
-    optimizers = {role: torch.optim.Adam(net.parameters(), lr=config.learning_rate)
-                  for role, net in models.networks.items()}
-    train_buffers = {role: Buffer() for role in roles}
-    held_buffers = {role: Buffer() for role in roles}
-    folder = config.out / POSITIONS
-    chunks = sorted(folder.glob("chunk-*.npz")) if folder.is_dir() else []
-    for path in chunks:
-        target = held_buffers if int(path.stem.split("-")[1]) % HELD_OUT == 0 else train_buffers
-        for role, positions in load_chunk(path).items():
-            target[role].add(positions)
-    next_chunk = 1 + max((int(path.stem.split("-")[1]) for path in chunks), default=-1)
-    meta = dict(models.meta)
-    previous = meta.get("distil", {}) if isinstance(meta.get("distil"), dict) else {}
-    totals = {"positions": int(previous.get("positions", 0)), "steps": int(previous.get("steps", 0)),
-              "seconds": float(previous.get("seconds", 0.0)), "games": int(previous.get("games", 0))}
-    commands = [*previous.get("commands", []), *([command] if command else [])]
-    rng = np.random.default_rng(derive_seed(config.seed, "batches", next_chunk))
-    log = TrainingLog(config.out, roles, console, tensorboard=False)
-    actors: Actors = (LabelWorker, [(config.game, config.prior, config.rollout, config.top,
-                                     derive_seed(config.seed, "actor", worker)) for worker in range(config.actors)])
-    pool = start_pool(config.backend, config.address, actors)
-    started = last_log = time.monotonic()
-    losses: dict[str, list[float]] = {role: [] for role in roles}
-    logged = totals["positions"]
-    held_out: dict[str, tuple[float, float]] = {}
+def starting_models(config: DistilConfig) -> DMCModels:
+    """A copy of ``--init``: a distilled network as it is (an earlier run goes on), a DMC network with its output
+    layer zeroed (its features are kept, and every gain starts at 0, so the untrained agent plays as the prior)."""
+    source = models_at(config.init, config.game)
+    models = DMCModels.from_dict(source.to_dict(), config.init or "the shipped dmc model")
+    if DISTIL_META in source.meta:
+        return models
+    models.meta = {"init": config.init or "dmc", "init_meta": source.meta}
+    for network in models.networks.values():
+        output = network.mlp[-1]
+        torch.nn.init.zeros_(output.weight)
+        torch.nn.init.zeros_(output.bias)
+    return models
 
-    def save() -> None:
-        nonlocal held_out
-        held_out = {role: validate(models.networks[role], positions, config.margin)
-                    for role in roles if (positions := held_buffers[role].all()) is not None}
-        models.meta = {**meta, DISTIL_META: {
+
+class DistilRun(ChunkRun[DistilConfig, DistilProgress], settings=DistilConfig, progress=DistilProgress,
+                agent="distilled", unit="positions"):
+    """The learner: every role's network and optimizer, and the positions of the chunks consumed."""
+
+    def __init__(self, config: DistilConfig, progress: DistilProgress, models: DMCModels, up_to: int | None) -> None:
+        """``up_to``: load the stored chunks before this index (``None``: all, and go on after the last)."""
+        super().__init__(config, progress)
+        self.models = models
+        self.init_meta = {key: value for key, value in models.meta.items() if key != DISTIL_META}
+        self.optimizers = {role: torch.optim.Adam(network.parameters(), lr=config.learning_rate)
+                           for role, network in models.networks.items()}
+        self.training = {role: Buffer() for role in models.networks}
+        self.held = {role: Buffer() for role in models.networks}
+        self.held_out: dict[str, tuple[float, float]] = {}
+        folder = config.out / POSITIONS
+        stored = {int(path.stem.split("-")[1]): path for path in folder.glob("chunk-*.npz")} if folder.is_dir() else {}
+        for index in sorted(stored):
+            if up_to is None or index < up_to:
+                self._store(index, load_chunk(stored[index]))
+        if up_to is None:
+            progress.chunks = 1 + max(stored, default=-1)
+        torch.manual_seed(config.seed)
+        self.rng = np.random.default_rng(derive_seed(config.seed, "batches", progress.chunks))
+
+    @classmethod
+    def create(cls, config: DistilConfig) -> DistilRun:
+        return cls(config, DistilProgress(), starting_models(config), None)
+
+    @classmethod
+    def restore(cls, config: DistilConfig, progress: DistilProgress, data: dict[str, Any]) -> DistilRun:
+        run = cls(config, progress, DMCModels.from_dict(data["models"], str(config.out)), progress.chunks)
+        load_optimizer_states(run.optimizers, data["optimizers"])
+        return run
+
+    def learner_data(self) -> dict[str, Any]:
+        return {"models": self.models.to_dict(), "optimizers": optimizer_states(self.optimizers)}
+
+    def save_networks(self, path: Path) -> str:
+        """The networks, with how the agent plays them and their held-out figures (``DISTIL_META``)."""
+        config = self.config
+        self.held_out = {role: validate(self.models.networks[role], positions, config.margin)
+                         for role, buffer in self.held.items() if (positions := buffer.all()) is not None}
+        held = {role: {"loss": round(loss, 5), "gain": round(gain, 5)} for role, (loss, gain) in self.held_out.items()}
+        self.models.meta = {**self.init_meta, DISTIL_META: {
             "prior": config.prior, "top": config.top, "margin": config.margin, "rollout": config.rollout,
-            "seed": config.seed, **totals, "commands": commands, "config": {**asdict(config), "out": str(config.out)},
-            "held_out": {role: {"loss": round(loss, 5), "gain": round(gain, 5)} for role, (loss, gain) in
-                         held_out.items()}}}
-        save_models(models, config.out / MODEL_FILE)
+            **self.meta(), "held_out": held}}
+        save_models(self.models, path)
+        return f"distilled:{path}"
 
-    def learn_steps(positions: int) -> None:
+    def actors(self) -> Actors:
+        config = self.config
+        return LabelWorker, [(config.game, config.prior, config.rollout, config.top, seed)
+                             for seed in actor_seeds(config)]
+
+    def start(self, loop: TrainingLoop) -> None:
+        """Ask the actors for the next chunks; train first on stored positions these networks never saw."""
+        self.ask_first(loop, self.config.chunk_positions)
+        stored = sum(len(buffer) for buffer in self.training.values())
+        if stored > self.progress.positions:
+            self.learn_steps(loop, stored - self.progress.positions)
+            self.progress.positions = stored
+
+    def step(self, loop: TrainingLoop) -> None:
+        """The next chunk in order (its actor asked at once for another): kept on disk, learned from or held out."""
+        config, progress = self.config, self.progress
+        chunk: LabelChunk = self.next_chunk(loop, config.chunk_positions)
+        progress.games += chunk.games
+        save_chunk(config.out / POSITIONS, chunk)
+        if self._store(chunk.index, chunk.positions):
+            new = sum(len(positions) for positions in chunk.positions.values())
+            self.learn_steps(loop, new)
+            progress.positions += new
+
+    def losses(self) -> tuple[str, ...]:
+        return tuple(self.models.networks)
+
+    def _store(self, index: int, positions: dict[str, Positions]) -> bool:
+        """Add a chunk's positions to the held-out or the training buffers; whether they are for training."""
+        training = index % HELD_OUT != 0
+        for role, found in positions.items():
+            (self.training if training else self.held)[role].add(found)
+        return training
+
+    def learn_steps(self, loop: TrainingLoop, positions: int) -> None:
         """``replay`` × ``positions`` / batch steps, each on a batch of one role drawn from all its positions
         (roles in proportion to their positions)."""
-        sizes = np.array([len(train_buffers[role].all() or ()) for role in roles], dtype=np.float64)
+        config, roles = self.config, tuple(self.training)
+        sizes = np.array([len(self.training[role]) for role in roles], dtype=np.float64)
         for _ in range(math.ceil(config.replay * positions / config.batch_size)):
-            role = roles[rng.choice(len(roles), p=sizes / sizes.sum())]
-            everything = train_buffers[role].all()
+            role = roles[self.rng.choice(len(roles), p=sizes / sizes.sum())]
+            everything = self.training[role].all()
             assert everything is not None
-            loss = gain_loss(models.networks[role], everything.take(rng.integers(0, len(everything),
-                                                                                  config.batch_size)))
-            optimizers[role].zero_grad()
+            network = self.models.networks[role]
+            loss = gain_loss(network, everything.take(self.rng.integers(0, len(everything), config.batch_size)))
+            self.optimizers[role].zero_grad()
             loss.backward()
-            torch.nn.utils.clip_grad_norm_(models.networks[role].parameters(), 40.0)
-            optimizers[role].step()
-            losses[role].append(loss.item())
-            totals["steps"] += 1
+            torch.nn.utils.clip_grad_norm_(network.parameters(), config.grad_clip)
+            self.optimizers[role].step()
+            loop.losses[role].append(loss.item())
+            self.progress.steps += 1
 
-    try:
-        config.out.mkdir(parents=True, exist_ok=True)
-        for worker in range(config.actors):
-            pool.submit(worker, next_chunk + worker, config.chunk_positions)
-        stored = sum(len(buffer.all() or ()) for buffer in train_buffers.values())
-        if stored > totals["positions"]:  # positions kept from an earlier run that these networks never saw
-            learn_steps(stored - totals["positions"])
-            totals["positions"] = stored
-        first = logged = totals["positions"]
-
-        def out_of_budget() -> bool:
-            over_time = config.minutes > 0 and time.monotonic() - started >= 60 * config.minutes
-            return over_time or 0 < config.positions <= totals["positions"] - first
-
-        while not out_of_budget():
-            worker = next_chunk % config.actors
-            chunk: LabelChunk = pool.result(worker)
-            pool.submit(worker, next_chunk + config.actors, config.chunk_positions)
-            next_chunk += 1
-            save_chunk(folder, chunk)
-            totals["games"] += chunk.games
-            held = chunk.index % HELD_OUT == 0
-            for role, positions in chunk.positions.items():
-                (held_buffers if held else train_buffers)[role].add(positions)
-            if held:
-                continue
-            new = sum(len(positions) for positions in chunk.positions.values())
-            learn_steps(new)
-            totals["positions"] += new
-            now = time.monotonic()
-            if now - last_log >= config.log_seconds:
-                totals["seconds"] += now - last_log
-                save()
-                rate = (totals["positions"] - logged) / max(now - last_log, 1e-9)
-                log.learner(totals["seconds"], totals["positions"], rate, totals["games"],
-                            {role: sum(v) / len(v) if v else None for role, v in losses.items()})
-                if console is not None:
-                    console.print("held out (loss, gain a decision): " + "; ".join(
-                        f"{role} {loss:.3f} {gain:+.4f}" for role, (loss, gain) in held_out.items()))
-                last_log, logged, losses = now, totals["positions"], {role: [] for role in roles}
-        totals["seconds"] += time.monotonic() - last_log
-        save()
-    finally:
-        pool.close()
-        log.close()
-    return DistilResult(totals["positions"], totals["steps"], totals["seconds"], held_out)
+    def conclude(self, loop: TrainingLoop) -> None:
+        held = "; ".join(f"{role}: loss {loss:.3f}, gain {gain:+.4f} a decision"
+                         for role, (loss, gain) in self.held_out.items())
+        loop.say(f"held out: {held or 'none yet'}")
 
 
-__all__ = ["DistilConfig", "DistilResult", "gain_loss", "train_distil", "validate"]
+RUN = DistilRun
+
+
+def train(config: DistilConfig, **options: Any) -> TrainResult:
+    """Label and learn until ``config``'s bound (``paiju.train.loop``)."""
+    return run_training(DistilRun, config, **options)
+
+
+__all__ = ["POSITIONS", "DistilConfig", "DistilProgress", "DistilRun", "gain_loss", "load_chunk", "train",
+           "validate"]

@@ -1,6 +1,6 @@
-"""Deep Monte-Carlo training (DouZero; DanZero §IV): read this file top to bottom.
+"""Deep Monte-Carlo training (DouZero; DanZero §IV), ``paiju train dmc``: read this file top to bottom.
 
-Actors (``paiju.train.selfplay``) play ε-greedy self-play and send chunks of samples — the chosen action's
+Actors (``paiju.train.dmc_selfplay``) play ε-greedy self-play and send chunks of samples — the chosen action's
 features and the Monte-Carlo return of the step; the learner regresses Q(state, action) on the returns:
 
     loss = mean (Q(s, a) − G)²                                        (DouZero)
@@ -9,27 +9,91 @@ features and the Monte-Carlo return of the step; the learner regresses Q(state, 
 where ``Q_actor`` is the actor's value of the action when it chose it (``DMCConfig.clip_lambda``). One network
 per DouDizhu role, one for GuanDan; RMSProp; gradients clipped by norm.
 
-The learner consumes chunks in a fixed round-robin order — chunk ``k`` comes from actor ``k mod actors`` and
-was played with the weights of the moment chunk ``k − actors`` was consumed — so a run is reproducible from its
-seed whatever the machine's timing (same actors count, same torch threads). Each actor is asked for its next
-chunk as soon as its last one arrives, before the learner trains on it, so actors never wait for the learner.
+Defaults follow DouZero (RMSProp, α 0.99, ε 1e-5, gradient norm clipped at 40, exploration ε 0.01,
+32 × 100 frames per learner batch) with DanZero's learning rate for GuanDan (1e-3; DouZero's is 1e-4) and its
+clipped target (λ = 0.65) on by default for GuanDan only. Network sizes default to ``ModelConfig()``, smaller than
+the papers' (see ``paiju.agents.dmc.models``).
+
+The learner consumes chunks in a fixed round-robin order (``paiju.train.loop.ChunkRun``): chunk ``k`` was played
+with the weights of the moment chunk ``k − actors`` was consumed, so a run is reproducible from its seed whatever
+the machine's timing (same actors count, same torch threads).
+The checkpoint also keeps the samples not yet trained on. ``--init`` starts from a model file's networks (a
+warm start, or an earlier run's). The run's loop, logs, checkpoints and evaluation are
+the shared runtime's (``paiju.train.loop``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import torch
-from rich.console import Console
 
-from paiju.agents.dmc.weights import save_models
-from paiju.eval.seeds import derive_seed
+from paiju.agents.dmc import models_at
+from paiju.agents.dmc.adapters import ADAPTERS, Objective
+from paiju.agents.dmc.models import ModelConfig
+from paiju.agents.dmc.weights import DMCModels, save_models
+from paiju.core.errors import PaijuError
 from paiju.train.backends import Actors
-from paiju.train.checkpoint import fresh_state, load_checkpoint, save_checkpoint
-from paiju.train.config import DMCConfig
-from paiju.train.loop import open_run, training_loop
-from paiju.train.selfplay import Samples, SelfPlayWorker, weights_of
+from paiju.train.dmc_selfplay import Samples, SelfPlayWorker, weights_of
+from paiju.train.loop import (
+    ChunkProgress,
+    ChunkRun,
+    RunSettings,
+    TrainingLoop,
+    TrainResult,
+    actor_seeds,
+    load_optimizer_states,
+    optimizer_states,
+    run_training,
+)
+
+LEARNING_RATES = {"doudizhu": 1e-4, "guandan": 1e-3}
+CLIP_LAMBDAS: dict[str, float | None] = {"doudizhu": None, "guandan": 0.65}
+
+
+@dataclass(frozen=True, kw_only=True)
+class DMCConfig(RunSettings, trainer="dmc", games=tuple(ADAPTERS), bound="frames",
+                at_least_one=("batch_size", "chunk_frames")):
+    """One training run. ``minutes`` and ``frames`` bound the run (whichever comes first; 0 = no bound)."""
+
+    frames: int = 0
+    objective: Objective = "adp"
+    model: ModelConfig = field(default_factory=ModelConfig)
+    batch_size: int = 3200
+    chunk_frames: int = 1600
+    """Frames an actor plays (whole games) before sending its samples and receiving fresh weights."""
+    learning_rate: float | None = None
+    alpha: float = 0.99
+    eps: float = 1e-5
+    grad_clip: float = 40.0
+    epsilon: float = 0.01
+    clip_lambda: float | None = -1.0
+    """DanZero's clipped target; ``None`` turns it off; the default (-1) picks the game's (``CLIP_LAMBDAS``)."""
+    eval_minutes: float = 5.0
+    eval_opponents: tuple[str, ...] = ("random", "rules")
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.objective not in ("wp", "adp"):
+            raise PaijuError(f"objective must be 'wp' or 'adp', got {self.objective!r}")
+        if not 0 <= self.epsilon <= 1:
+            raise PaijuError(f"epsilon must be in [0, 1], got {self.epsilon}")
+
+    @property
+    def lr(self) -> float:
+        return LEARNING_RATES[self.game] if self.learning_rate is None else self.learning_rate
+
+    @property
+    def clip(self) -> float | None:
+        return CLIP_LAMBDAS[self.game] if self.clip_lambda == -1.0 else self.clip_lambda
+
+
+@dataclass
+class DMCProgress(ChunkProgress):
+    frames: int = 0
+    """Frames (samples) trained on, as DouZero counts them."""
 
 
 def learn(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: Samples, config: DMCConfig) -> float:
@@ -50,69 +114,105 @@ def learn(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: Sam
     return loss.item()
 
 
-def actors(config: DMCConfig) -> Actors:
-    """The self-play actors of a run: actor ``w`` seeded with ``derive_seed(seed, "actor", w)``."""
-    return SelfPlayWorker, [(config.game, config.objective, config.model, config.epsilon,
-                             derive_seed(config.seed, "actor", worker)) for worker in range(config.actors)]
+def make_optimizer(network: torch.nn.Module, config: DMCConfig) -> torch.optim.Optimizer:
+    """RMSProp as in DouZero and DanZero."""
+    return torch.optim.RMSprop(network.parameters(), lr=config.lr, alpha=config.alpha, eps=config.eps)
 
 
-@dataclass(frozen=True)
-class TrainResult:
-    frames: int
-    seconds: float
-    games: int
-    frames_per_second: float
-    """Frames trained on per second of this invocation (resumed runs: since the resume)."""
+class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCProgress, agent="dmc",
+             games_in_eval=False):
+    """The learner: every role's network and optimizer, and each role's samples not yet trained on."""
 
+    def __init__(self, config: DMCConfig, progress: DMCProgress, models: DMCModels,
+                 buffers: dict[str, Samples | None]) -> None:
+        super().__init__(config, progress)
+        self.models = models
+        self.optimizers = {role: make_optimizer(network, config) for role, network in models.networks.items()}
+        self.buffers = buffers
+        torch.manual_seed(config.seed + progress.steps)
 
-def train(config: DMCConfig, resume: bool = False, console: Console | None = None, tensorboard: bool = True,
-          command: str = "") -> TrainResult:
-    """Train until ``config.minutes`` of this invocation or ``config.frames`` in all; checkpoint on the way
-    (Ctrl-C or SIGTERM: after the chunk in hand).
+    @classmethod
+    def create(cls, config: DMCConfig) -> DMCRun:
+        """Fresh networks from the seed, or the ``init`` file's (of the run's game; its sizes and objective
+        replace the settings')."""
+        if config.init:
+            models = models_at(config.init, config.game)
+            models = DMCModels.from_dict(models.to_dict(), config.init)
+            config = replace(config, model=models.config, objective=models.objective)
+        else:
+            models = DMCModels.fresh(config.game, config.objective, config.model, config.seed)
+        return cls(config, DMCProgress(), models, {role: None for role in models.networks})
 
-    ``command`` (the command line, if any) is kept with the checkpoints and the model's metadata."""
-    state = open_run(config, resume, command, load_checkpoint, fresh_state, "frames")
-    config = state.config
-    torch.manual_seed(config.seed + state.progress.steps)
-    progress, models, roles = state.progress, state.models, tuple(state.models.networks)
-    for network in models.networks.values():
-        network.train()
-    frames_before = progress.frames
+    @classmethod
+    def restore(cls, config: DMCConfig, progress: DMCProgress, data: dict[str, Any]) -> DMCRun:
+        models = DMCModels.from_dict(data["models"], str(config.out))
+        run = cls(config, progress, models, {role: _samples_from_torch(data["buffers"].get(role))
+                                             for role in models.networks})
+        load_optimizer_states(run.optimizers, data["optimizers"])
+        return run
 
-    def snapshot(path: Path) -> str:
-        save_models(models, path)
+    def learner_data(self) -> dict[str, Any]:
+        return {"models": self.models.to_dict(), "optimizers": optimizer_states(self.optimizers),
+                "buffers": {role: _samples_to_torch(samples) for role, samples in self.buffers.items()}}
+
+    def save_networks(self, path: Path) -> str:
+        self.models.meta = self.meta()
+        save_models(self.models, path)
         return f"dmc:{path}"
 
-    with training_loop(config, actors(config), roles, progress.seconds, progress.frames, console, tensorboard,
-                       games_in_eval=False) as loop:
-        weights, weights_step = weights_of(models), progress.steps
-        for worker in range(config.actors):
-            index = progress.chunks + worker
-            loop.pool.submit(index % config.actors, index, config.chunk_frames, weights)
-        while loop.running(config.frames > 0 and progress.frames >= config.frames):
-            worker = progress.chunks % config.actors
-            chunk = loop.pool.result(worker)
-            if weights_step != progress.steps:  # copied once per learner step, not once per actor request
-                weights, weights_step = weights_of(models), progress.steps
-            loop.pool.submit(worker, progress.chunks + config.actors, config.chunk_frames, weights)
-            progress.chunks += 1
-            progress.games += chunk.games
-            for role, samples in chunk.samples.items():
-                buffered = state.buffers[role]
-                buffered = samples if buffered is None else Samples.concat([buffered, samples])
-                while len(buffered) >= config.batch_size:
-                    batch, buffered = buffered.split(config.batch_size)
-                    loop.losses[role].append(learn(models.networks[role], state.optimizers[role], batch, config))
-                    progress.frames += config.batch_size
-                    progress.steps += 1
-                state.buffers[role] = buffered
-            progress.seconds = loop.seconds
-            loop.after_step(progress.frames, progress.games, lambda: save_checkpoint(state), snapshot, config.game)
-        loop.finish(progress.frames, progress.games, snapshot, config.game)
-        progress.seconds = loop.seconds
-        save_checkpoint(state)
-    return TrainResult(progress.frames, progress.seconds, progress.games,
-                       (progress.frames - frames_before) / max(loop.elapsed, 1e-9))
+    def losses(self) -> tuple[str, ...]:
+        return tuple(self.models.networks)
+
+    def actors(self) -> Actors:
+        config = self.config
+        return SelfPlayWorker, [(config.game, config.objective, config.model, config.epsilon, seed)
+                                for seed in actor_seeds(config)]
+
+    def start(self, loop: TrainingLoop) -> None:
+        for network in self.models.networks.values():
+            network.train()
+        self.weights, self.weights_step = weights_of(self.models), self.progress.steps
+        self.ask_first(loop, self.config.chunk_frames, self.weights)
+
+    def step(self, loop: TrainingLoop) -> None:
+        """The next chunk in order (its actor asked at once for another), then every full batch of each role."""
+        config, progress = self.config, self.progress
+        if self.weights_step != progress.steps:  # copied once per learner step, not once per actor request
+            self.weights, self.weights_step = weights_of(self.models), progress.steps
+        chunk = self.next_chunk(loop, config.chunk_frames, self.weights)
+        progress.games += chunk.games
+        for role, samples in chunk.samples.items():
+            buffered = self.buffers[role]
+            buffered = samples if buffered is None else Samples.concat([buffered, samples])
+            while len(buffered) >= config.batch_size:
+                batch, buffered = buffered.split(config.batch_size)
+                loop.losses[role].append(learn(self.models.networks[role], self.optimizers[role], batch, config))
+                progress.frames += config.batch_size
+                progress.steps += 1
+            self.buffers[role] = buffered
 
 
-__all__ = ["TrainResult", "actors", "learn", "train"]
+def _samples_to_torch(samples: Samples | None) -> dict[str, Any] | None:
+    if samples is None:
+        return None
+    return {"x": torch.from_numpy(samples.x), "target": torch.from_numpy(samples.target),
+            "q_actor": torch.from_numpy(samples.q_actor),
+            "context": {name: torch.from_numpy(value) for name, value in samples.context.items()}}
+
+
+def _samples_from_torch(data: dict[str, Any] | None) -> Samples | None:
+    if data is None:
+        return None
+    return Samples(data["x"].numpy(), {name: value.numpy() for name, value in data["context"].items()},
+                   data["target"].numpy(), data["q_actor"].numpy())
+
+
+RUN = DMCRun
+
+
+def train(config: DMCConfig, **options: Any) -> TrainResult:
+    """Train until ``config.minutes`` of this invocation or ``config.frames`` in all (``paiju.train.loop``)."""
+    return run_training(DMCRun, config, **options)
+
+
+__all__ = ["DMCConfig", "DMCProgress", "DMCRun", "learn", "make_optimizer", "train"]

@@ -2,7 +2,8 @@
 
 Runs in a separate process (``spawn``) so the learner never waits for it; the learner snapshots its networks
 to ``DIR/eval-model.pt`` (replaced only when no evaluation is running) and collects the result when it is
-ready. Figures, with 95 % intervals over duplicate deals:
+ready. The learner may stop an evaluation at any time (the final one, on Ctrl-C): its process is terminated.
+Figures, with 95 % intervals over duplicate deals:
 
 - DouDizhu: research mode, role-swapped (each deck played with the model as landlord and as peasants):
   ``wp`` the win rate and ``adp`` the average difference in points (``paiju.eval.doudizhu``);
@@ -16,10 +17,16 @@ ready. Figures, with 95 % intervals over duplicate deals:
 from __future__ import annotations
 
 import multiprocessing
-from concurrent.futures import Future, ProcessPoolExecutor
+import threading
+import traceback
 from dataclasses import asdict, dataclass
+from multiprocessing.connection import Connection
+from multiprocessing.process import BaseProcess
+from typing import Any
 
 from paiju.eval.stats import Estimate
+from paiju.train.backends import TrainingError
+from paiju.train.stopping import ignore_sigint, sigint_held
 
 EVAL_MODEL_FILE = "eval-model.pt"
 
@@ -84,31 +91,76 @@ def evaluate_model(game: str, agent: str, opponents: tuple[str, ...], deals: int
     return rows
 
 
+def _evaluate_into(connection: Connection, arguments: tuple[Any, ...]) -> None:
+    """The evaluation process: ``evaluate_model(*arguments)``, its rows (or the traceback) sent back. Ctrl-C is
+    the learner's to handle: the process ignores SIGINT and is terminated when the learner stops it."""
+    ignore_sigint()
+    try:
+        connection.send(("ok", evaluate_model(*arguments)))
+    except Exception:
+        connection.send(("error", traceback.format_exc()))
+
+
 class BackgroundEvaluator:
-    """At most one evaluation at a time, in its own process."""
+    """At most one evaluation at a time, in its own process (``spawn``), which ``cancel`` terminates."""
 
     def __init__(self) -> None:
-        self.executor = ProcessPoolExecutor(max_workers=1, mp_context=multiprocessing.get_context("spawn"))
-        self.pending: Future[list[EvalRow]] | None = None
+        self.context = multiprocessing.get_context("spawn")
+        self.process: BaseProcess | None = None
+        self.connection: Connection | None = None
 
     @property
     def busy(self) -> bool:
-        return self.pending is not None and not self.pending.done()
+        return self.connection is not None and not self.connection.poll()
 
     def start(self, game: str, agent: str, opponents: tuple[str, ...], deals: int, seed: int, seconds: float,
               frames: int, games: int = 0) -> None:
-        self.pending = self.executor.submit(evaluate_model, game, agent, opponents, deals, seed, seconds, frames,
-                                            games)
+        here, there = self.context.Pipe(duplex=False)
+        arguments = (game, agent, opponents, deals, seed, seconds, frames, games)
+        self.process = self.context.Process(target=_evaluate_into, args=(there, arguments), daemon=True,
+                                            name="paiju-evaluation")
+        with sigint_held():
+            self.process.start()
+        there.close()
+        self.connection = here
 
-    def finished(self, wait: bool = False) -> list[EvalRow]:
-        """The rows of an evaluation that has finished (waiting for it with ``wait``), else nothing."""
-        if self.pending is None or not (wait or self.pending.done()):
+    def finished(self, wait: bool = False, stop: threading.Event | None = None) -> list[EvalRow] | None:
+        """The rows of an evaluation that has finished, else nothing; ``wait`` for it, unless ``stop`` is set
+        meanwhile: the evaluation is then cancelled and the answer is ``None``."""
+        connection = self.connection
+        if connection is None:
             return []
-        pending, self.pending = self.pending, None
-        return pending.result()
+        while not connection.poll(0.2 if wait else 0):
+            if not wait:
+                return []
+            if stop is not None and stop.is_set():
+                self.cancel()
+                return None
+        try:
+            status, value = connection.recv()
+        except EOFError:
+            code = self.process.exitcode if self.process is not None else None
+            self.cancel()
+            if stop is not None and stop.is_set():
+                return None
+            raise TrainingError(f"the evaluation process exited (code {code})") from None
+        self.cancel()
+        if status != "ok":
+            raise TrainingError(f"the evaluation failed:\n{value}")
+        return list(value)
+
+    def cancel(self) -> None:
+        """Stop the evaluation in progress, if any."""
+        if self.process is not None:
+            if self.process.is_alive():
+                self.process.terminate()
+            self.process.join(timeout=10)
+        if self.connection is not None:
+            self.connection.close()
+        self.process = self.connection = None
 
     def close(self) -> None:
-        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.cancel()
 
 
 __all__ = ["EVAL_MODEL_FILE", "BackgroundEvaluator", "EvalRow", "evaluate_model"]

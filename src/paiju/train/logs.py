@@ -35,14 +35,27 @@ class TrainingLog:
             self.writer = SummaryWriter(str(out / "tensorboard"))
         self.last_eval: list[EvalRow] = []
 
-    def _append(self, name: str, columns: list[str], row: dict[str, object]) -> None:
+    def append(self, name: str, row: dict[str, object], columns: list[str] | None = None) -> None:
+        """A row of ``DIR/NAME`` (a CSV file; the header, ``columns`` or the row's keys, when it is new)."""
         path = self.out / name
         new = not path.exists()
         with path.open("a", newline="") as file:
-            writer = csv.DictWriter(file, fieldnames=columns)
+            writer = csv.DictWriter(file, fieldnames=columns or list(row))
             if new:
                 writer.writeheader()
             writer.writerow(row)
+
+    def scalars(self, values: dict[str, float], step: int) -> None:
+        """TensorBoard scalars at ``step``."""
+        if self.writer is not None:
+            for name, value in values.items():
+                self.writer.add_scalar(name, value, step)
+            self.writer.flush()
+
+    def say(self, text: str) -> None:
+        """A line on the console."""
+        if self.console is not None:
+            self.console.print(text)
 
     def learner(self, seconds: float, frames: int, fps: float, games: int, losses: dict[str, float | None]) -> None:
         row: dict[str, object] = {"seconds": round(seconds, 1), "frames": frames, "fps": round(fps, 1), "games": games}
@@ -51,7 +64,7 @@ class TrainingLog:
             row[f"loss_{role}"] = "" if loss is None else round(loss, 5)
             if self.writer is not None and loss is not None:
                 self.writer.add_scalar(f"loss/{role}", loss, frames)
-        self._append(LOG_FILE, self.log_columns, row)
+        self.append(LOG_FILE, row, self.log_columns)
         if self.writer is not None:
             self.writer.add_scalar("frames_per_second", fps, frames)
             self.writer.flush()
@@ -63,7 +76,7 @@ class TrainingLog:
 
     def evaluation(self, rows: list[EvalRow]) -> None:
         for row in rows:
-            self._append(EVAL_FILE, self.eval_columns, row.to_json())
+            self.append(EVAL_FILE, row.to_json(), self.eval_columns)
             if self.writer is not None:
                 self.writer.add_scalar(f"eval/{row.opponent}/wp", row.wp, row.frames)
                 self.writer.add_scalar(f"eval/{row.opponent}/adp", row.adp, row.frames)

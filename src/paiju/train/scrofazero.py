@@ -20,53 +20,38 @@ with the weights of the moment batch ``k − 1`` was handed out — the actors p
 trains on this one — so a run is reproducible from its seed whatever the machine's timing (same actors count,
 same torch threads). Ctrl-C or SIGTERM lets the batch in hand finish, checkpoints and stops (``kill -9`` loses
 the work since the last checkpoint). ``DIR/checkpoint.pt`` (atomic) holds everything to ``--resume``,
-``DIR/model.pt`` the network alone (the agent ``scrofazero:DIR/model.pt``); logs, TensorBoard and background
-evaluation against ``mr-greed`` are the shared runtime's (``paiju.train.logs``, ``paiju.train.evaluation``).
+``DIR/model.pt`` the network alone (the agent ``scrofazero:DIR/model.pt``); the loop, logs, TensorBoard and
+background evaluation against ``mr-greed`` are the shared runtime's (``paiju.train.loop``).
 The background evaluation plays the network's own search (``scrofazero:MODEL,mix=0``: leaves valued by the
 network alone), which follows the training; the default player also mixes in rollouts and is 7 times slower.
 """
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field, replace
-from functools import partial
+from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 import numpy as np
 import torch
-from rich.console import Console
 
-from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file
 from paiju.agents.scrofazero.model import ModelConfig, ScrofaNet, load, log_policy, save
-from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
 from paiju.train.backends import Actors
-from paiju.train.checkpoint import require_format
-from paiju.train.loop import open_run, settings_from_json, settings_to_json, share, training_loop
+from paiju.train.loop import BatchRun, BatchSettings, Progress, TrainingLoop, TrainResult, actor_seeds, run_training
 from paiju.train.scrofazero_selfplay import GamesChunk, Positions, ScrofaZeroWorker, weights_of
 
-FORMAT = "paiju-scrofazero-checkpoint-1"
-CHECKPOINT_FILE = "checkpoint.pt"
-MODEL_FILE = "model.pt"
 LOSSES = ("policy", "value")
 
 
-@dataclass(frozen=True)
-class ScrofaZeroConfig:
+@dataclass(frozen=True, kw_only=True)
+class ScrofaZeroConfig(BatchSettings, trainer="scrofazero", games=("gongzhu",), bound="games",
+                       at_least_one=("passes", "minibatch"), not_negative=("replay_batches", "sibling_rollouts")):
     """One training run. ``minutes`` and ``games`` bound it (whichever comes first; 0 = no bound)."""
 
-    out: Path
-    seed: int = 0
-    minutes: float = 10.0
+    game: str = "gongzhu"
     games: int = 0
-    actors: int = 2
-    backend: Literal["local", "ray"] = "local"
-    address: str | None = None
     model: ModelConfig = field(default_factory=ModelConfig)
-    init: str = ""
-    """A ScrofaNet model file to start from (e.g. the shipped network); empty: fresh weights from ``seed``."""
-    batch_games: int = 64
     replay_batches: int = 2
     passes: int = 3
     minibatch: int = 256
@@ -74,75 +59,24 @@ class ScrofaZeroConfig:
     betas: tuple[float, float] = (0.3, 0.999)
     weight_decay: float = 1e-4
     value_weight: float = 0.03
-    warm_games: int = 0
     teacher: str = "mr-greed"
     sibling_rollouts: int = 0
     """Warm start: rollouts valuing each card the teacher did not play (0: those positions are not recorded)."""
-    learner_threads: int = 1
-    checkpoint_minutes: float = 5.0
-    eval_minutes: float = 10.0
     eval_deals: int = 64
     eval_opponents: tuple[str, ...] = ("mr-greed",)
-    log_seconds: float = 10.0
-
-    def __post_init__(self) -> None:
-        if self.backend not in ("local", "ray"):
-            raise PaijuError(f"backend must be 'local' or 'ray', got {self.backend!r}")
-        for name in ("actors", "batch_games", "passes", "minibatch", "learner_threads"):
-            if getattr(self, name) < 1:
-                raise PaijuError(f"{name} must be at least 1, got {getattr(self, name)}")
-        for name in ("replay_batches", "warm_games", "games", "eval_deals", "sibling_rollouts"):
-            if getattr(self, name) < 0:
-                raise PaijuError(f"{name} must be at least 0, got {getattr(self, name)}")
-        if self.minutes <= 0 and self.games <= 0:
-            raise PaijuError("a run needs a bound: --minutes or --games")
-        if self.batch_games < self.actors:
-            raise PaijuError(f"a batch of {self.batch_games} games cannot be shared by {self.actors} actors")
-
-    def to_json(self) -> dict[str, Any]:
-        return settings_to_json(self, model=self.model.to_json(), betas=list(self.betas))
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> ScrofaZeroConfig:
-        return settings_from_json(cls, data, model=ModelConfig.from_json(data["model"]),
-                                  betas=tuple(data["betas"]))
 
 
 @dataclass
-class Progress:
-    """Counters of a run, carried across resumes."""
-
+class ScrofaZeroProgress(Progress):
     batches: int = 0
-    games: int = 0
     positions: int = 0
     """Positions trained on, counted once per pass (the learner's work)."""
-    steps: int = 0
-    seconds: float = 0.0
-    commands: list[str] = field(default_factory=list)
-
-
-@dataclass
-class LearnerState:
-    """What a checkpoint restores: the settings, network, optimizer, counters and the replayed batches."""
-
-    config: ScrofaZeroConfig
-    network: ScrofaNet
-    optimizer: torch.optim.Optimizer
-    progress: Progress
-    replay: list[Positions]
 
 
 def make_optimizer(network: ScrofaNet, config: ScrofaZeroConfig) -> torch.optim.Optimizer:
     """Adam with the authors' settings (``ScrofaZeroConfig`` defaults)."""
     return torch.optim.Adam(network.parameters(), lr=config.learning_rate, betas=config.betas,
                             weight_decay=config.weight_decay)
-
-
-def fresh_state(config: ScrofaZeroConfig) -> LearnerState:
-    """A new run: fresh weights from the seed, or the ``init`` model's (whose size then replaces the config's)."""
-    network = load(config.init) if config.init else ScrofaNet(config.model, config.seed)
-    config = replace(config, model=network.config)
-    return LearnerState(config, network, make_optimizer(network, config), Progress(), [])
 
 
 def losses(network: ScrofaNet, batch: Positions) -> tuple[torch.Tensor, torch.Tensor]:
@@ -156,66 +90,25 @@ def losses(network: ScrofaNet, batch: Positions) -> tuple[torch.Tensor, torch.Te
     return kl, rmse
 
 
-def learn(state: LearnerState, data: Positions, generator: np.random.Generator) -> tuple[float, float]:
+def learn(run: ScrofaZeroRun, data: Positions) -> tuple[float, float]:
     """``passes`` shuffled passes of minibatch Adam steps over ``data``; the mean KL and RMSE."""
-    config, network = state.config, state.network
+    config, network = run.config, run.network
     network.train()
     kls, rmses = [], []
     for _ in range(config.passes):
-        order = generator.permutation(len(data))
+        order = run.generator.permutation(len(data))
         for start in range(0, len(order), config.minibatch):
             kl, rmse = losses(network, data.take(order[start:start + config.minibatch]))
             loss = kl + config.value_weight * rmse
-            state.optimizer.zero_grad()
+            run.optimizer.zero_grad()
             loss.backward()
-            state.optimizer.step()
-            state.progress.steps += 1
+            run.optimizer.step()
+            run.progress.steps += 1
             kls.append(kl.item())
             rmses.append(rmse.item())
-        state.progress.positions += len(data)
+        run.progress.positions += len(data)
     network.eval()
     return float(np.mean(kls)), float(np.mean(rmses))
-
-
-def actors(config: ScrofaZeroConfig) -> Actors:
-    """The actors of a run: actor ``w`` seeded with ``derive_seed(seed, "actor", w)``."""
-    return ScrofaZeroWorker, [(config.model, derive_seed(config.seed, "actor", worker), config.sibling_rollouts)
-                              for worker in range(config.actors)]
-
-
-def save_checkpoint(state: LearnerState) -> None:
-    """Write ``checkpoint.pt`` and ``model.pt`` into the run's folder, each atomically."""
-    out = state.config.out
-    atomic_torch_save({
-        "format": FORMAT, "config": state.config.to_json(), "model": state.network.config.to_json(),
-        "weights": state.network.state_dict(), "optimizer": state.optimizer.state_dict(),
-        "progress": asdict(state.progress),
-        "replay": [{name: torch.from_numpy(getattr(part, name)) for name in Positions.fields()}
-                   for part in state.replay],
-    }, out / CHECKPOINT_FILE)
-    save(state.network, out / MODEL_FILE)
-
-
-def load_checkpoint(folder: Path) -> LearnerState:
-    """The state saved in ``folder/checkpoint.pt``."""
-    path = Path(folder) / CHECKPOINT_FILE
-    data = read_torch_file(path, "checkpoint to resume from")
-    require_format(data, FORMAT, path)
-    config = replace(ScrofaZeroConfig.from_json(data["config"]), out=Path(folder))
-    network = ScrofaNet(ModelConfig.from_json(data["model"]))
-    network.load_state_dict(data["weights"])
-    optimizer = make_optimizer(network, config)
-    optimizer.load_state_dict(data["optimizer"])
-    replay = [Positions(*(part[name].numpy() for name in Positions.fields())) for part in data["replay"]]
-    return LearnerState(config, network, optimizer, Progress(**data["progress"]), replay)
-
-
-@dataclass(frozen=True)
-class TrainResult:
-    games: int
-    seconds: float
-    games_per_hour: float
-    """Self-play games per hour of this invocation (resumed runs: since the resume)."""
 
 
 def evaluation_snapshot(network: ScrofaNet, path: Path) -> str:
@@ -225,42 +118,73 @@ def evaluation_snapshot(network: ScrofaNet, path: Path) -> str:
     return f"scrofazero:{path},mix=0"
 
 
-def train(config: ScrofaZeroConfig, resume: bool = False, console: Console | None = None, tensorboard: bool = True,
-          command: str = "") -> TrainResult:
-    """Train until ``config.minutes`` of this invocation or ``config.games`` in all; checkpoint on the way."""
-    state = open_run(config, resume, command, load_checkpoint, fresh_state, "games")
-    config, progress = state.config, state.progress
-    torch.manual_seed(derive_seed(config.seed, "learner", progress.batches))
-    generator = np.random.default_rng(derive_seed(config.seed, "minibatches", progress.batches))
-    games_before = progress.games
-    snapshot = partial(evaluation_snapshot, state.network)
+class ScrofaZeroRun(BatchRun[ScrofaZeroConfig, ScrofaZeroProgress], settings=ScrofaZeroConfig,
+                    progress=ScrofaZeroProgress, agent="scrofazero", unit="positions"):
+    """The learner: the network, its optimizer and the batches replayed with the next ones."""
 
-    with training_loop(config, actors(config), LOSSES, progress.seconds, progress.positions, console,
-                       tensorboard) as loop:
-        def hand_out(batch: int, weights: dict[str, np.ndarray]) -> None:
-            for worker, (chunk, games, teacher) in enumerate(share(config, batch)):
-                loop.pool.submit(worker, chunk, games, weights, teacher)
+    def __init__(self, config: ScrofaZeroConfig, progress: ScrofaZeroProgress, network: ScrofaNet,
+                 replay: list[Positions]) -> None:
+        super().__init__(config, progress)
+        self.network, self.replay = network, replay
+        self.optimizer = make_optimizer(network, config)
+        torch.manual_seed(derive_seed(config.seed, "learner", progress.batches))
+        self.generator = np.random.default_rng(derive_seed(config.seed, "minibatches", progress.batches))
 
-        hand_out(progress.batches, weights_of(state.network))
-        while loop.running(config.games > 0 and progress.games >= config.games):
-            chunks: list[GamesChunk] = [loop.pool.result(worker) for worker in range(config.actors)]
-            hand_out(progress.batches + 1, weights_of(state.network))
-            batch = Positions.concat([chunk.positions for chunk in chunks])
-            kl, rmse = learn(state, Positions.concat([*state.replay, batch]), generator)
-            state.replay = [*state.replay, batch][len(state.replay) + 1 - config.replay_batches:] \
-                if config.replay_batches else []
-            progress.batches += 1
-            progress.games += sum(chunk.games for chunk in chunks)
-            loop.losses["policy"].append(kl)
-            loop.losses["value"].append(rmse)
-            progress.seconds = loop.seconds
-            loop.after_step(progress.positions, progress.games, lambda: save_checkpoint(state), snapshot, "gongzhu")
-        loop.finish(progress.positions, progress.games, snapshot, "gongzhu")
-        progress.seconds = loop.seconds
-        save_checkpoint(state)
-    hours = max(loop.elapsed, 1e-9) / 3600
-    return TrainResult(progress.games, progress.seconds, (progress.games - games_before) / hours)
+    @classmethod
+    def create(cls, config: ScrofaZeroConfig) -> ScrofaZeroRun:
+        """Fresh weights from the seed, or the ``init`` model's (whose size then replaces the config's)."""
+        network = load(config.init) if config.init else ScrofaNet(config.model, config.seed)
+        return cls(replace(config, model=network.config), ScrofaZeroProgress(), network, [])
+
+    @classmethod
+    def restore(cls, config: ScrofaZeroConfig, progress: ScrofaZeroProgress, data: dict[str, Any]) -> ScrofaZeroRun:
+        network = ScrofaNet(ModelConfig.from_json(data["model"]))
+        network.load_state_dict(data["weights"])
+        replay = [Positions(*(part[name].numpy() for name in Positions.fields())) for part in data["replay"]]
+        run = cls(config, progress, network, replay)
+        run.optimizer.load_state_dict(data["optimizer"])
+        return run
+
+    def learner_data(self) -> dict[str, Any]:
+        return {"model": self.network.config.to_json(), "weights": self.network.state_dict(),
+                "optimizer": self.optimizer.state_dict(),
+                "replay": [{name: torch.from_numpy(getattr(part, name)) for name in Positions.fields()}
+                           for part in self.replay]}
+
+    def save_networks(self, path: Path) -> str:
+        return evaluation_snapshot(self.network, path)
+
+    def losses(self) -> tuple[str, ...]:
+        return LOSSES
+
+    def actors(self) -> Actors:
+        config = self.config
+        return ScrofaZeroWorker, [(config.model, seed, config.sibling_rollouts) for seed in actor_seeds(config)]
+
+    def weights(self) -> Any:
+        return weights_of(self.network)
+
+    def step(self, loop: TrainingLoop) -> None:
+        """A batch (the actors start the next): the network learns from it and the replayed ones."""
+        config, progress = self.config, self.progress
+        chunks: list[GamesChunk] = self.next_batch(loop)
+        batch = Positions.concat([chunk.positions for chunk in chunks])
+        kl, rmse = learn(self, Positions.concat([*self.replay, batch]))
+        self.replay = [*self.replay, batch][len(self.replay) + 1 - config.replay_batches:] \
+            if config.replay_batches else []
+        progress.batches += 1
+        progress.games += sum(chunk.games for chunk in chunks)
+        loop.losses["policy"].append(kl)
+        loop.losses["value"].append(rmse)
 
 
-__all__ = ["CHECKPOINT_FILE", "LOSSES", "MODEL_FILE", "LearnerState", "Progress", "ScrofaZeroConfig", "TrainResult",
-           "actors", "fresh_state", "learn", "load_checkpoint", "losses", "save_checkpoint", "share", "train"]
+RUN = ScrofaZeroRun
+
+
+def train(config: ScrofaZeroConfig, **options: Any) -> TrainResult:
+    """Train until ``config.minutes`` of this invocation or ``config.games`` in all (``paiju.train.loop``)."""
+    return run_training(ScrofaZeroRun, config, **options)
+
+
+__all__ = ["LOSSES", "ScrofaZeroConfig", "ScrofaZeroProgress", "ScrofaZeroRun", "evaluation_snapshot", "learn",
+           "losses", "train"]

@@ -12,14 +12,17 @@ softmax, so the loss is the cross-entropy among the legal labels only):
 2. **Steps.** Adam on batches of ``batch`` policy samples and ``batch`` kicker samples drawn at random (from
    ``seed``) from the training games, until ``minutes`` of training or ``epochs`` passes over the policy
    samples. The learning rate falls from ``lr`` to 0 along a half cosine over the run's bound (whichever of
-   the two is nearer its end), unless ``decay`` is off.
+   the two is nearer its end: the epochs in all, or the end of this invocation's minutes), unless ``decay`` is
+   off.
 3. **Validation** every ``eval_every`` steps and at the end: top-1 accuracy of the policy on the held-out
    games, overall and per Table 3 category (of the label played), and of the kicker network per kicker unit.
-   Rows go to ``DIR/accuracy.csv``, losses to ``DIR/log.csv``, both to TensorBoard (``DIR/tensorboard``).
+   Rows go to ``DIR/accuracy.csv`` and TensorBoard (``DIR/tensorboard``); losses to the shared ``DIR/log.csv``.
 4. **Checkpoints** (``DIR/checkpoint.pt``, atomic): settings, networks, optimizer, batch generator, counters;
    ``DIR/model.pt`` holds the networks alone (``deeprocket:DIR``). ``--resume DIR`` continues from them with the
-   same settings (the corpus is encoded again, identically), a larger ``--minutes`` or ``--epochs`` training on
-   (the learning rate then follows the half cosine of the new bound); Ctrl-C / SIGTERM checkpoint and stop.
+   same settings (the corpus is encoded again, identically), a larger ``--epochs`` training on (the learning
+   rate then follows the half cosine of the new bound). The loop, checkpoints, stop signals and the optional
+   background evaluation (``--eval-minutes``: ``deeprocket:MODEL`` against ``rules``) are the shared runtime's
+   (``paiju.train.loop``); ``--minutes`` bounds this invocation, as in every trainer.
 5. **Report**: ``DIR/report.json`` and ``DIR/accuracy.png`` (per-category accuracy and the accuracy curve),
    printed as a table.
 
@@ -33,8 +36,7 @@ from __future__ import annotations
 import csv
 import json
 import math
-import time
-from dataclasses import asdict, dataclass, field, fields, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -45,68 +47,51 @@ import torch.nn.functional as F
 from rich.console import Console
 from rich.table import Table
 
-from paiju.agents.deeprocket.model import (
-    MODEL_FILE,
-    DeepRocketNets,
-    ModelConfig,
-    load_model,
-    masked_logits,
-    save_model,
-)
-from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file
+from paiju.agents.deeprocket.labels import KICKER_COUNT, LABEL_CATEGORIES, LABEL_COUNT
+from paiju.agents.deeprocket.model import DeepRocketNets, ModelConfig, load_model, masked_logits, save_model
+from paiju.agents.model_files import MODEL_FILE
 from paiju.core.errors import PaijuError
 from paiju.eval.parallel import map_units
-from paiju.games.doudizhu.deeprocket_labels import KICKER_COUNT, LABEL_CATEGORIES, LABEL_COUNT
 from paiju.records.corpus import CorpusReader
-from paiju.train.checkpoint import require_format
+from paiju.train.loop import Progress, Run, RunSettings, TrainingLoop, TrainResult, run_training
 from paiju.train.sl_data import FileSamples, Samples, file_samples, unpack_bits
-from paiju.train.stopping import stop_requested
 
-FORMAT = "paiju-sl-checkpoint-1"
-CHECKPOINT_FILE = "checkpoint.pt"
-LOG_FILE = "log.csv"
 ACCURACY_FILE = "accuracy.csv"
 REPORT_FILE = "report.json"
 PLOT_FILE = "accuracy.png"
 KICKER_KINDS = ("solo", "pair")
 
 
-@dataclass(frozen=True)
-class SLConfig:
-    """One supervised run. ``minutes`` and ``epochs`` bound it (whichever comes first; 0: no bound)."""
+@dataclass(frozen=True, kw_only=True)
+class SLConfig(RunSettings, trainer="sl", games=("doudizhu",), bound="epochs",
+               at_least_one=("batch", "eval_every", "workers"), not_negative=("max_games",)):
+    """One supervised run. ``minutes`` (of this invocation) and ``epochs`` (in all) bound it, whichever comes
+    first (0: no bound)."""
 
-    records: Path
-    out: Path
-    seed: int = 0
+    game: str = "doudizhu"
+    records: Path | None = None
+    """The corpus: a folder or file of paiju JSON records or DeepRocket text records."""
     minutes: float = 0.0
     epochs: float = 1.0
     batch: int = 256
     lr: float = 1e-3
     decay: bool = True
     eval_every: int = 500
+    """Steps between validations."""
     max_games: int = 0
     """Games read per corpus file (0: all)."""
     workers: int = 1
+    """Processes encoding the corpus."""
     device: str = "auto"
     model: ModelConfig = field(default_factory=ModelConfig)
-    init: str = ""
-    """A DeepRocket model file or training folder to start from (its sizes replace ``model``); "": fresh."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {**asdict(self), "records": str(self.records), "out": str(self.out), "model": self.model.to_json()}
-
-    @classmethod
-    def from_json(cls, data: dict[str, Any]) -> SLConfig:
-        values = {f.name: data[f.name] for f in fields(cls) if f.name in data}
-        return cls(**{**values, "records": Path(values["records"]), "out": Path(values["out"]),
-                      "model": ModelConfig.from_json(values["model"])})
+    eval_minutes: float = 0.0
+    eval_opponents: tuple[str, ...] = ("rules",)
 
 
 @dataclass
-class Counters:
-    steps: int = 0
+class SLProgress(Progress):
     samples: int = 0
-    seconds: float = 0.0
+    """Policy samples trained on (and as many kicker samples)."""
 
 
 def torch_device(name: str) -> torch.device:
@@ -137,6 +122,7 @@ def _encode_files(files: tuple[Path, ...], limit: int | None, chunk: range) -> l
 
 def encode_corpus(config: SLConfig, console: Console | None) -> Corpus:
     """Samples of every file of ``config.records`` (module docs, step 1)."""
+    assert config.records is not None, "SLRun.create refuses a run without records"
     files = tuple(CorpusReader(config.records, "doudizhu").files)
     if not files:
         raise PaijuError(f"{config.records}: no record files (paiju .jsonl[.gz]/.json records or DeepRocket "
@@ -200,7 +186,7 @@ def loss_of(logits: torch.Tensor, mask: torch.Tensor, labels: torch.Tensor) -> t
     return F.cross_entropy(masked_logits(logits, mask), labels)
 
 
-def step(nets: DeepRocketNets, optimizer: torch.optim.Optimizer, policy: DeviceSamples, kicker: DeviceSamples,
+def train_step(nets: DeepRocketNets, optimizer: torch.optim.Optimizer, policy: DeviceSamples, kicker: DeviceSamples,
          batch: int, generator: torch.Generator) -> dict[str, float]:
     """One Adam step on a random batch of each network's training samples."""
     device = policy.planes.device
@@ -216,14 +202,6 @@ def step(nets: DeepRocketNets, optimizer: torch.optim.Optimizer, policy: DeviceS
     sum(losses.values()).backward()  # type: ignore[union-attr]
     optimizer.step()
     return {name: value.item() for name, value in losses.items()}
-
-
-def progress(config: SLConfig, counters: Counters, limit_steps: int | None) -> float:
-    """How far the run is towards its nearer bound, 0 .. 1."""
-    parts = [counters.steps / limit_steps] if limit_steps else []
-    if config.minutes:
-        parts.append(counters.seconds / (config.minutes * 60))
-    return min(1.0, max(parts, default=0.0))
 
 
 def cosine(fraction: float) -> float:
@@ -275,38 +253,6 @@ def accuracy(nets: DeepRocketNets, data: DeviceSamples, names: tuple[str, ...], 
     return result
 
 
-def _append(path: Path, row: dict[str, Any]) -> None:
-    new = not path.exists()
-    with path.open("a", newline="") as file:
-        writer = csv.DictWriter(file, fieldnames=list(row))
-        if new:
-            writer.writeheader()
-        writer.writerow(row)
-
-
-# 4. Checkpoints ----------------------------------------------------------------------------------------------
-
-def save_checkpoint(config: SLConfig, nets: DeepRocketNets, optimizer: torch.optim.Optimizer,
-                    generator: torch.Generator, counters: Counters) -> None:
-    nets.meta = {"trainer": "paiju train sl", "records": str(config.records), "seed": config.seed,
-                 "steps": counters.steps, "samples": counters.samples, "seconds": round(counters.seconds, 1)}
-    atomic_torch_save({"format": FORMAT, "config": config.to_json(), "networks": nets.to_dict(),
-                       "optimizer": optimizer.state_dict(), "generator": generator.get_state(),
-                       "counters": asdict(counters)}, config.out / CHECKPOINT_FILE)
-    save_model(nets, config.out / MODEL_FILE)
-
-
-def load_checkpoint(folder: Path) -> tuple[SLConfig, DeepRocketNets, dict[str, Any], torch.Tensor, Counters]:
-    path = folder / CHECKPOINT_FILE
-    data = read_torch_file(path, "training checkpoint")
-    require_format(data, FORMAT, path)
-    nets = DeepRocketNets.from_dict(data["networks"], str(path))
-    config = SLConfig.from_json(data["config"])
-    return config, nets, data["optimizer"], data["generator"], Counters(**data["counters"])
-
-
-# 5. Report ---------------------------------------------------------------------------------------------------
-
 def report_table(report: dict[str, Any]) -> Table:
     table = Table(title=f"DeepRocket accuracy on held-out games ({report['games']:,} games read, "
                         f"{report['samples_trained']:,} samples trained)")
@@ -354,107 +300,135 @@ def plot_report(folder: Path, report: dict[str, Any]) -> Path:
     return folder / PLOT_FILE
 
 
-# The run -----------------------------------------------------------------------------------------------------
+class SLRun(Run[SLConfig, SLProgress], settings=SLConfig, progress=SLProgress, agent="deeprocket", unit="samples"):
+    """The learner: both networks, their optimizer and the batch generator; the corpus is encoded at ``start``."""
 
-def train(config: SLConfig, resume: bool = False, console: Console | None = None, tensorboard: bool = True,
-          bounds: dict[str, float] | None = None) -> dict[str, Any]:
-    """Run (or continue) supervised training; returns the final report. A resumed run keeps its settings, except
-    the bounds given in ``bounds`` (``minutes``, ``epochs``: in all, so a larger bound trains on)."""
-    counters = Counters()
-    if resume:
-        config, nets, optimizer_state, generator_state, counters = load_checkpoint(config.out)
-        config = replace(config, **(bounds or {}))
-    else:
-        if (config.out / CHECKPOINT_FILE).exists():
-            raise PaijuError(f"{config.out} already holds a run: pass --resume to continue it, or choose a new --out")
+    def __init__(self, config: SLConfig, progress: SLProgress, nets: DeepRocketNets,
+                 learner: dict[str, Any] | None = None) -> None:
+        """``learner``: the optimizer's and the generator's saved states (a resumed run)."""
+        super().__init__(config, progress)
+        self.device = torch_device(config.device)
+        self.nets = nets.to(self.device).train()
+        self.optimizer = torch.optim.Adam(self.nets.parameters(), lr=config.lr)
+        self.generator = torch.Generator()
+        self.generator.manual_seed(config.seed)
+        if learner is not None:
+            self.optimizer.load_state_dict(learner["optimizer"])
+            self.generator.set_state(learner["generator"])
+        self.validated_at = -1
+
+    @classmethod
+    def create(cls, config: SLConfig) -> SLRun:
+        if config.records is None:
+            raise PaijuError("a new run needs --records (a corpus folder or file)")
         torch.manual_seed(config.seed)
-        nets, optimizer_state, generator_state = DeepRocketNets(config.model), None, None
         if config.init:
-            nets = DeepRocketNets.from_dict(load_model(Path(config.init)).to_dict(), config.init).train()
-            config = replace(config, model=nets.config)
-    device = torch_device(config.device)
-    config.out.mkdir(parents=True, exist_ok=True)
-    (config.out / "settings.json").write_text(json.dumps(config.to_json(), indent=2) + "\n")
-    corpus = encode_corpus(config, console)
-    policy_train, policy_test = split(corpus.policy, LABEL_COUNT, device)
-    kicker_train, kicker_test = split(corpus.kicker, KICKER_COUNT, device)
-    nets.to(device).train()
-    optimizer = torch.optim.Adam(nets.parameters(), lr=config.lr)
-    if optimizer_state is not None:
-        optimizer.load_state_dict(optimizer_state)
-    generator = torch.Generator()
-    generator.manual_seed(config.seed)
-    if generator_state is not None:
-        generator.set_state(generator_state)
-    writer = None
-    if tensorboard:
-        from torch.utils.tensorboard import SummaryWriter
+            nets = DeepRocketNets.from_dict(load_model(Path(config.init)).to_dict(), config.init)
+            return cls(replace(config, model=nets.config), SLProgress(), nets)
+        return cls(config, SLProgress(), DeepRocketNets(config.model))
 
-        writer = SummaryWriter(str(config.out / "tensorboard"))
-    limit_steps = int(config.epochs * len(policy_train) / config.batch) if config.epochs else None
-    started, last_seconds = time.perf_counter(), counters.seconds
-    running: dict[str, list[float]] = {}
-    validated: tuple[int, tuple[Accuracy, Accuracy]] | None = None
+    @classmethod
+    def restore(cls, config: SLConfig, progress: SLProgress, data: dict[str, Any]) -> SLRun:
+        return cls(config, progress, DeepRocketNets.from_dict(data["networks"], str(config.out)), data)
 
-    def validate() -> tuple[Accuracy, Accuracy]:
-        policy = accuracy(nets, policy_test, LABEL_CATEGORIES, kicker=False)
-        kicker = accuracy(nets, kicker_test, KICKER_KINDS, kicker=True)
-        row = {"seconds": round(counters.seconds, 1), "steps": counters.steps, "samples": counters.samples,
-               "policy_top1": "" if policy.top1 is None else round(policy.top1, 5),
-               "kicker_top1": "" if kicker.top1 is None else round(kicker.top1, 5)}
-        _append(config.out / ACCURACY_FILE, row)
-        if writer is not None:
-            for name, value in (("policy", policy.top1), ("kicker", kicker.top1)):
-                if value is not None:
-                    writer.add_scalar(f"accuracy/{name}", value, counters.samples)
-            writer.flush()
-        if console is not None:
-            text = " | ".join(f"{name} top-1 {100 * acc.top1:.1f} %" for name, acc in
-                              (("policy", policy), ("kicker", kicker)) if acc.top1 is not None)
-            console.print(f"[{counters.seconds / 60:6.1f} min] step {counters.steps:,} | samples "
-                          f"{counters.samples:,} | held out: {text}")
+    @classmethod
+    def upgrade(cls, data: dict[str, Any]) -> dict[str, Any]:
+        """Checkpoints of earlier versions kept the counters under ``counters``."""
+        return {"progress": data.get("counters", {}), **data}
+
+    def learner_data(self) -> dict[str, Any]:
+        return {"networks": self.nets.to_dict(), "optimizer": self.optimizer.state_dict(),
+                "generator": self.generator.get_state()}
+
+    def meta(self) -> dict[str, Any]:
+        return {**super().meta(), "records": str(self.config.records)}
+
+    def save_networks(self, path: Path) -> str:
+        self.nets.meta = self.meta()
+        save_model(self.nets, path)
+        return f"deeprocket:{path}"
+
+    def losses(self) -> tuple[str, ...]:
+        return ("policy", "kicker")
+
+    def start(self, loop: TrainingLoop) -> None:
+        """Encode the corpus onto the training device; the step bound of ``epochs`` and the end of the minutes."""
+        config = self.config
+        self.corpus = encode_corpus(config, loop.console)
+        self.policy_train, self.policy_test = split(self.corpus.policy, LABEL_COUNT, self.device)
+        self.kicker_train, self.kicker_test = split(self.corpus.kicker, KICKER_COUNT, self.device)
+        self.limit_steps = int(config.epochs * len(self.policy_train) / config.batch) if config.epochs else None
+        self.time_end = self.progress.seconds + 60 * config.minutes if config.minutes else 0.0
+        self.log = loop.log
+
+    def done(self) -> bool:
+        return self.limit_steps is not None and self.progress.steps >= self.limit_steps
+
+    def fraction(self) -> float:
+        """How far the run is towards its nearer bound, 0 .. 1 (the learning rate's schedule)."""
+        parts = [self.progress.steps / self.limit_steps] if self.limit_steps else []
+        if self.time_end:
+            parts.append(self.progress.seconds / self.time_end)
+        return min(1.0, max(parts, default=0.0))
+
+    def step(self, loop: TrainingLoop) -> None:
+        """One Adam step on a batch of each network; a validation every ``eval_every`` steps."""
+        config, progress = self.config, self.progress
+        if config.decay:
+            set_learning_rate(self.optimizer, config.lr * cosine(self.fraction()))
+        losses = train_step(self.nets, self.optimizer, self.policy_train, self.kicker_train, config.batch,
+                            self.generator)
+        for name, value in losses.items():
+            loop.losses[name].append(value)
+        progress.steps += 1
+        progress.samples += config.batch
+        progress.seconds = loop.seconds
+        if progress.steps % config.eval_every == 0:
+            self.validate()
+
+    def validate(self) -> tuple[Accuracy, Accuracy]:
+        """Held-out accuracy of both networks, as a row of ``accuracy.csv``, TensorBoard scalars and a line."""
+        progress, log = self.progress, self.log
+        policy = accuracy(self.nets, self.policy_test, LABEL_CATEGORIES, kicker=False)
+        kicker = accuracy(self.nets, self.kicker_test, KICKER_KINDS, kicker=True)
+        self.validated_at, self.accuracies = progress.steps, (policy, kicker)
+        found = {"policy": policy.top1, "kicker": kicker.top1}
+        log.append(ACCURACY_FILE, {"seconds": round(progress.seconds, 1), "steps": progress.steps,
+                                   "samples": progress.samples,
+                                   **{f"{name}_top1": "" if value is None else round(value, 5)
+                                      for name, value in found.items()}})
+        log.scalars({f"accuracy/{name}": value for name, value in found.items() if value is not None},
+                    progress.samples)
+        log.say(f"[{progress.seconds / 60:6.1f} min] step {progress.steps:,} | samples {progress.samples:,} | "
+                "held out: " + " | ".join(f"{name} top-1 {100 * value:.1f} %" for name, value in found.items()
+                                          if value is not None))
         return policy, kicker
 
-    with stop_requested() as stop:
-        while not stop.is_set():
-            if limit_steps is not None and counters.steps >= limit_steps:
-                break
-            if config.minutes and counters.seconds >= config.minutes * 60:
-                break
-            if config.decay:
-                set_learning_rate(optimizer, config.lr * cosine(progress(config, counters, limit_steps)))
-            for name, value in step(nets, optimizer, policy_train, kicker_train, config.batch, generator).items():
-                running.setdefault(name, []).append(value)
-            counters.steps += 1
-            counters.samples += config.batch
-            counters.seconds = last_seconds + time.perf_counter() - started
-            if counters.steps % config.eval_every == 0:
-                losses = {name: float(np.mean(values)) for name, values in running.items()}
-                running.clear()
-                _append(config.out / LOG_FILE, {"seconds": round(counters.seconds, 1), "steps": counters.steps,
-                                                "samples": counters.samples,
-                                                **{f"loss_{n}": round(v, 5) for n, v in losses.items()}})
-                if writer is not None:
-                    for name, value in losses.items():
-                        writer.add_scalar(f"loss/{name}", value, counters.samples)
-                validated = (counters.steps, validate())
-                save_checkpoint(config, nets, optimizer, generator, counters)
-    policy, kicker = validate() if validated is None or validated[0] != counters.steps else validated[1]
-    save_checkpoint(config, nets, optimizer, generator, counters)
-    if writer is not None:
-        writer.close()
-    report = {"records": str(config.records), "games": corpus.games, "skipped": len(corpus.skipped),
-              "policy_samples": len(corpus.policy), "kicker_samples": len(corpus.kicker),
-              "samples_trained": counters.samples, "steps": counters.steps, "seconds": round(counters.seconds, 1),
-              "device": str(device), "model": config.model.to_json(),
-              "policy": policy.to_json(), "kicker": kicker.to_json()}
-    (config.out / REPORT_FILE).write_text(json.dumps(report, indent=2) + "\n")
-    plot_report(config.out, report)
-    if console is not None:
-        console.print(report_table(report))
-        console.print(f"model: {config.out / MODEL_FILE}; report: {config.out / REPORT_FILE}, "
-                      f"{config.out / PLOT_FILE}")
-    return report
+    def conclude(self, loop: TrainingLoop) -> None:
+        """The final accuracy as ``report.json``, ``accuracy.png`` and a table (step 5 of the module doc)."""
+        if not hasattr(self, "corpus"):
+            return
+        policy, kicker = self.accuracies if self.validated_at == self.progress.steps else self.validate()
+        self.report = {"records": str(self.config.records), "games": self.corpus.games,
+                       "skipped": len(self.corpus.skipped), "policy_samples": len(self.corpus.policy),
+                       "kicker_samples": len(self.corpus.kicker), "samples_trained": self.progress.samples,
+                       "steps": self.progress.steps, "seconds": round(self.progress.seconds, 1),
+                       "device": str(self.device), "model": self.config.model.to_json(),
+                       "policy": policy.to_json(), "kicker": kicker.to_json()}
+        out = self.config.out
+        (out / REPORT_FILE).write_text(json.dumps(self.report, indent=2) + "\n")
+        plot_report(out, self.report)
+        if loop.console is not None:
+            loop.console.print(report_table(self.report))
+            loop.say(f"model: {out / MODEL_FILE}; report: {out / REPORT_FILE}, {out / PLOT_FILE}")
 
 
-__all__ = ["SLConfig", "encode_corpus", "report_table", "train"]
+RUN = SLRun
+
+
+def train(config: SLConfig, **options: Any) -> TrainResult:
+    """Run (or continue) supervised training (``paiju.train.loop``); the report is ``DIR/report.json``."""
+    return run_training(SLRun, config, **options)
+
+
+__all__ = ["SLConfig", "SLProgress", "SLRun", "encode_corpus", "report_table", "train"]

@@ -23,8 +23,7 @@ import numpy as np
 import torch
 
 from paiju.agents.deeprocket.features import kicker_step, policy_decision, unseen_cards
-from paiju.games.doudizhu import DouDizhu
-from paiju.games.doudizhu.deeprocket_labels import (
+from paiju.agents.deeprocket.labels import (
     KICKER_COUNT,
     LABEL_COUNT,
     category_of_move,
@@ -32,6 +31,7 @@ from paiju.games.doudizhu.deeprocket_labels import (
     kicker_labels,
     main_label,
 )
+from paiju.games.doudizhu import DouDizhu
 from paiju.records.corpus import CorpusReader
 
 HOLD_OUT = 10
@@ -132,7 +132,7 @@ def game_samples(record: dict[str, Any], held_out: bool, policy: _Builder, kicke
 
 def file_samples(path: Path, limit: int | None = None) -> FileSamples:
     """The samples of the DouDizhu games in one corpus file (at most ``limit`` games)."""
-    from paiju.games.doudizhu.deeprocket_features import KICKER_SHAPE, POLICY_SHAPE
+    from paiju.agents.deeprocket.features import KICKER_SHAPE, POLICY_SHAPE
 
     reader = CorpusReader(path, "doudizhu")
     policy, kicker = _Builder(), _Builder()

@@ -11,7 +11,7 @@ import pytest
 
 import paiju
 from paiju.agents import make_agent
-from paiju.agents.bidding import parse_spec
+from paiju.agents.bidding import LearnedBidOptions, parse_spec
 from paiju.agents.bidding.agent import LearnedBidAgent, choose_bid
 from paiju.agents.bidding.cli import with_bidding
 from paiju.agents.bidding.model import BidModel, save_model
@@ -39,14 +39,20 @@ def model_file(tmp_path_factory) -> Path:
 
 
 def test_spec_options_and_agent() -> None:
-    assert parse_spec("") == ({}, "rules")
-    assert parse_spec("dmc") == ({}, "dmc")
-    assert parse_spec("perfectdou:run/model.pt") == ({}, "perfectdou:run/model.pt")
-    assert parse_spec("model=a.pt,thresholds=0/1/2,ext:prog --x=1,2") == (
-        {"model": "a.pt", "thresholds": "0/1/2"}, "ext:prog --x=1,2")
-    assert parse_spec("model=a.pt") == ({"model": "a.pt"}, "rules")
-    with pytest.raises(PaijuError, match="given twice"):
+    assert parse_spec("") == LearnedBidOptions(model=None, thresholds=None, agent="rules")
+    assert parse_spec("dmc") == LearnedBidOptions(agent="dmc")
+    assert parse_spec("perfectdou:run/model.pt") == LearnedBidOptions(agent="perfectdou:run/model.pt")
+    assert parse_spec("model=a.pt,thresholds=0/1/2,ext:prog --x=1,2") == LearnedBidOptions(
+        model="a.pt", thresholds="0/1/2", agent="ext:prog --x=1,2")
+    assert parse_spec("model=a.pt,search:algo=ismcts,worlds=8") == LearnedBidOptions(
+        model="a.pt", agent="search:algo=ismcts,worlds=8")
+    assert parse_spec("model=a.pt") == LearnedBidOptions(model="a.pt")
+    with pytest.raises(PaijuError, match="learned-bid option model is given twice"):
         parse_spec("model=a.pt,model=b.pt,rules")
+    with pytest.raises(PaijuError, match="learned-bid option model must be a non-empty string, got ''"):
+        parse_spec("model=,rules")
+    with pytest.raises(PaijuError, match="unknown learned-bid option 'depth'; accepted keys: model, thresholds"):
+        parse_spec("depth=3,rules")
 
 
 def test_bad_specs_are_refused(model_file: Path, tmp_path: Path) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from paiju.agents import make_agent
-from paiju.agents.distil import parse_argument
+from paiju.agents.distil import DistilledOptions, parse_argument
 from paiju.agents.distil.agent import DISTIL_META
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels, save_models
@@ -45,7 +45,8 @@ def play_positions(agent_spec: str, seed: int, decisions: int = 60):
 
 @pytest.mark.parametrize("argument, message", [
     ("margin=-1", "margin must be a number >= 0"), ("top=1", "top must be a whole number >= 2"),
-    ("top=x", "top must be"), ("speed=3", "is not one of path=..., margin=..., top=..."),
+    ("top=x", "top must be"), ("speed=3", "unknown distilled option 'speed'; accepted keys: path, margin, top"),
+    ("a.pt,b.pt", "path is given twice"),
 ])
 def test_bad_options_are_refused_with_the_accepted_ones(argument: str, message: str) -> None:
     with pytest.raises(PaijuError, match=message):
@@ -53,9 +54,9 @@ def test_bad_options_are_refused_with_the_accepted_ones(argument: str, message: 
 
 
 def test_options_and_bare_path() -> None:
-    assert parse_argument("") == {}
-    assert parse_argument("some/run") == {"path": "some/run"}
-    assert parse_argument("path=a.pt,margin=0.5,top=3") == {"path": "a.pt", "margin": 0.5, "top": 3}
+    assert parse_argument("") == DistilledOptions(path="", margin=None, top=None)
+    assert parse_argument("some/run") == DistilledOptions(path="some/run")
+    assert parse_argument("path=a.pt,margin=0.5,top=3") == DistilledOptions(path="a.pt", margin=0.5, top=3)
 
 
 def test_a_plain_dmc_model_is_refused(tmp_path: Path) -> None:

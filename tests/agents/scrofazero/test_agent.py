@@ -138,7 +138,10 @@ def test_the_bare_names_play_the_shipped_network_or_say_none_ships(model_file, t
     ("scrofazero:path=m.pt,simulations=x", "simulations must be a whole number"),
     ("scrofazero:path=m.pt,beta=-1", "beta must be a finite number"),
     ("scrofazero:path=m.pt,beta=nan", "beta must be a finite number"),
-    ("scrofazero:path=m.pt,depth=3", "is not one of"),
+    ("scrofazero:path=m.pt,depth=3", "unknown scrofazero option 'depth'; accepted keys: sampler, scenarios, "
+                                     "simulations, beta, mix, path"),
+    ("scrofazero:path=m.pt,path=n.pt", "path is given twice"),
+    ("scrofazero:m.pt,beta=inf", "beta must be a finite number >= 0, got 'inf'"),
 ])
 def test_bad_options_are_named(spec, message):
     with pytest.raises(PaijuError, match=message):

@@ -129,8 +129,8 @@ def test_names_and_their_options(model_file, tmp_path, monkeypatch):
     ("perfect,sampler=iec", "takes no sampler= option"),
     ("perfect,scenarios=5", "takes no scenarios= option"),
     ("perfect,beta=0.1", "takes no beta= option"),
-    ("perfect,depth=3", "'depth=3' is not one of path=..., simulations=..."),
-    ("perfect,model.pt", "'model.pt' is not one of"),
+    ("perfect,depth=3", r"unknown scrofazero:perfect option 'depth'; accepted keys: path, simulations$"),
+    ("perfect,model.pt", "'model.pt' is not key=value; accepted keys: path, simulations"),
     ("perfect,simulations=many", "simulations must be a whole number"),
     ("perfect,simulations=0", "simulations must be a whole number >= 1"),
 ])

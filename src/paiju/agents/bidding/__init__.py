@@ -4,7 +4,9 @@ Agent spec: ``learned-bid:[OPTIONS,]AGENT`` bids with the bid model and plays wi
 agent spec, e.g. ``rules``, ``dmc``, ``perfectdou:run/model.pt``; ``learned-bid`` alone plays ``rules``).
 Leading comma-separated options: ``model=PATH`` (another bid model file, default the shipped
 ``weights/doudizhu.pt``) and ``thresholds=T1/T2/T3`` (the decision thresholds instead of the model file's),
-e.g. ``learned-bid:model=runs/bid.pt,thresholds=0/0.2/0.5,dmc``. A path holding a comma cannot be named here.
+e.g. ``learned-bid:model=runs/bid.pt,thresholds=0/0.2/0.5,dmc``; the play agent, the first item that is not an
+option (or ``agent=AGENT``), takes the rest of the name, commas included (``paiju.agents.options``). A path
+holding a comma cannot be named here.
 Modules: ``features`` (what the network sees), ``model`` (network, model files), ``agent`` (the decision
 rule and the wrapper). Training: ``paiju train bid`` (``paiju.train.bid``). torch is imported only when an
 agent is made.
@@ -12,10 +14,12 @@ agent is made.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from paiju.agents.model_files import load_once, model_file
+from paiju.agents.options import option, parse_options
 from paiju.core.errors import PaijuError
 
 if TYPE_CHECKING:
@@ -24,7 +28,6 @@ if TYPE_CHECKING:
 
 SHIPPED_MODEL = Path(__file__).parent / "weights" / "doudizhu.pt"
 NAME = "learned-bid"
-OPTIONS = ("model", "thresholds")
 
 
 def model_at(path: Path | None = None) -> BidModel:
@@ -34,20 +37,21 @@ def model_at(path: Path | None = None) -> BidModel:
     return load_once(load_model, model_file(path, SHIPPED_MODEL, "bid model file"))
 
 
-def parse_spec(argument: str) -> tuple[dict[str, str], str]:
+@dataclass(frozen=True, slots=True)
+class LearnedBidOptions:
+    """What ``learned-bid:ARGUMENT`` names (the module docstring)."""
+
+    model: str | None = None
+    """The bid model file; None: the shipped one."""
+    thresholds: str | None = None
+    """``T1/T2/T3``, the decision thresholds; None: the model file's."""
+    agent: str = option("rules", rest=True)
+    """The play agent's spec: the first bare item and everything after it."""
+
+
+def parse_spec(argument: str) -> LearnedBidOptions:
     """The options and the play agent's spec of ``learned-bid:ARGUMENT`` (see the module docstring)."""
-    options: dict[str, str] = {}
-    rest = argument
-    while True:
-        head, comma, tail = rest.partition(",")
-        key, equals, value = head.partition("=")
-        if not equals or key not in OPTIONS:
-            break
-        if key in options or not value:
-            raise PaijuError(f"{NAME}: option {key!r} given twice or empty in {argument!r}")
-        options[key] = value
-        rest = tail if comma else ""
-    return options, rest or "rules"
+    return parse_options(argument, LearnedBidOptions(), NAME, bare=lambda item: "agent")
 
 
 def make_learned_bid_agent(argument: str, seed: int) -> LearnedBidAgent:
@@ -56,14 +60,14 @@ def make_learned_bid_agent(argument: str, seed: int) -> LearnedBidAgent:
     from paiju.agents.bidding.agent import LearnedBidAgent
     from paiju.agents.bidding.model import check_thresholds
 
-    options, player_spec = parse_spec(argument)
-    if player_spec.partition(":")[0] == NAME:
+    options = parse_spec(argument)
+    if options.agent.partition(":")[0] == NAME:
         raise PaijuError(f"{NAME}: the play agent cannot itself be {NAME} (got {argument!r})")
-    model = model_at(Path(options["model"]) if "model" in options else None)
+    model = model_at(Path(options.model) if options.model is not None else None)
     thresholds = None
-    if "thresholds" in options:
-        thresholds = check_thresholds(options["thresholds"].split("/"), f"{NAME}: thresholds")
-    return LearnedBidAgent(model, make_agent(player_spec, "doudizhu", seed), thresholds)
+    if options.thresholds is not None:
+        thresholds = check_thresholds(options.thresholds.split("/"), f"{NAME}: thresholds")
+    return LearnedBidAgent(model, make_agent(options.agent, "doudizhu", seed), thresholds)
 
 
-__all__ = ["NAME", "SHIPPED_MODEL", "make_learned_bid_agent", "model_at", "parse_spec"]
+__all__ = ["NAME", "SHIPPED_MODEL", "LearnedBidOptions", "make_learned_bid_agent", "model_at", "parse_spec"]

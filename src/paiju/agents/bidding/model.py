@@ -21,7 +21,7 @@ import torch
 from torch import nn
 
 from paiju.agents.bidding.features import FEATURES, batch_features
-from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file, require_model_format
+from paiju.agents.model_files import atomic_torch_save, read_torch_file, require_model_format
 from paiju.core.errors import PaijuError
 
 FORMAT = "paiju-bid-1"

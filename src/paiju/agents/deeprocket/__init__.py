@@ -4,7 +4,8 @@ picks the main group and kicker type among 309 labels, a kicker CNN picks the ki
 Agent names: ``deeprocket`` plays the networks shipped with paiju (``weights/doudizhu.pt``; how they were
 trained and how accurate they are in ``weights/README.md``); ``deeprocket:PATH`` those of a model file or a
 training folder (``paiju train sl --out DIR`` keeps its latest networks in ``DIR/model.pt``). Modules:
-``model`` (networks, model files), ``features`` (a decision's inputs), ``agent`` (the player). Training:
+``model`` (networks, model files), ``labels`` (the 309 policy and 28 kicker labels), ``features`` (the input
+planes and a decision's inputs), ``agent`` (the player). Training:
 ``paiju.train.sl``. This package imports torch only when an agent is made.
 """
 

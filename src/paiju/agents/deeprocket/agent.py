@@ -2,7 +2,7 @@
 the kicker network fills the kickers one at a time (DeepRocket Figure 1-2).
 
 Greedy: the most probable legal label, then for each kicker unit the most probable kicker that some legal play
-still allows (``paiju.games.doudizhu.deeprocket_labels.kicker_choices``), so the decoded play is always legal.
+still allows (``paiju.agents.deeprocket.labels.kicker_choices``), so the decoded play is always legal.
 Bids come from the rule-based bid module (control cards and tidiness, ``paiju.agents.rules.bidding``), as the
 paper describes. Inference runs on one thread.
 """
@@ -16,12 +16,12 @@ import numpy as np
 import torch
 
 from paiju.agents.deeprocket.features import kicker_step, policy_decision, unseen_cards
+from paiju.agents.deeprocket.labels import kicker_kind, move_for
 from paiju.agents.deeprocket.model import DeepRocketNets
 from paiju.agents.perfectdou.agent import softmax
 from paiju.agents.rules.bidding import choose_bid
 from paiju.core.agent import Agent, ScoredAction
 from paiju.core.game import Action
-from paiju.games.doudizhu.deeprocket_labels import kicker_kind, move_for
 from paiju.games.doudizhu.moves import Move
 from paiju.games.doudizhu.observation import DouDizhuObservation
 

@@ -1,7 +1,7 @@
 """DeepRocket's two networks: the policy CNN (309 labels) and the kicker CNN (28 kickers).
 
 Source: DeepRocket §4.2-4.3. The policy network is ``layers`` 3 × 3 convolutions with ``filters`` filters and
-ReLU over the 15 × 19 input map with 21 planes as channels (``paiju.games.doudizhu.deeprocket_features``), then
+ReLU over the 15 × 19 input map with 21 planes as channels (``paiju.agents.deeprocket.features``), then
 one fully connected layer to the 309 labels; the kicker network the same with ``kicker_layers`` /
 ``kicker_filters`` over the 15 × 9 map of 3 planes, to the 28 kickers. Illegal labels are masked before the
 softmax (``masked_logits``).
@@ -22,13 +22,12 @@ from typing import Any
 import torch
 from torch import nn
 
-from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file, require_model_format
+from paiju.agents.deeprocket.features import KICKER_SHAPE, POLICY_SHAPE
+from paiju.agents.deeprocket.labels import KICKER_COUNT, LABEL_COUNT
+from paiju.agents.model_files import atomic_torch_save, read_torch_file, require_model_format, resolve
 from paiju.core.errors import PaijuError
-from paiju.games.doudizhu.deeprocket_features import KICKER_SHAPE, POLICY_SHAPE
-from paiju.games.doudizhu.deeprocket_labels import KICKER_COUNT, LABEL_COUNT
 
 FORMAT = "paiju-deeprocket-1"
-MODEL_FILE = "model.pt"
 MASKED = -1e9
 """Logit given to illegal labels: their probability underflows to exactly 0."""
 
@@ -120,11 +119,9 @@ def save_model(nets: DeepRocketNets, path: Path) -> None:
 
 def load_model(path: Path) -> DeepRocketNets:
     """Read a DeepRocket model file, or a training folder's ``model.pt``."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / MODEL_FILE
+    path = resolve(path)
     return DeepRocketNets.from_dict(read_torch_file(path, "DeepRocket model file"), str(path))
 
 
-__all__ = ["FORMAT", "MODEL_FILE", "PAPER", "DeepRocketNets", "ModelConfig", "load_model", "masked_logits",
+__all__ = ["FORMAT", "PAPER", "DeepRocketNets", "ModelConfig", "load_model", "masked_logits",
            "save_model"]

@@ -17,40 +17,31 @@ measured stronger than its prior (BENCHMARKS.md, "Distilling the search").
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from paiju.core.errors import PaijuError
+from paiju.agents.options import option, parse_options
 
 if TYPE_CHECKING:
     from paiju.agents.distil.agent import DistilledAgent
 
-OPTIONS = ("path", "margin", "top")
+
+@dataclass(frozen=True, slots=True)
+class DistilledOptions:
+    """What ``distilled:ARGUMENT`` names; None keeps the value kept with the model (``meta["distil"]``)."""
+
+    path: str = ""
+    """A model file or a training folder; "" plays the shipped networks."""
+    margin: float | None = option(None, minimum=0)
+    """The predicted gain over the prior's choice that a candidate must exceed to be played instead."""
+    top: int | None = option(None, minimum=2)
+    """The prior's candidates weighed."""
 
 
-def parse_argument(argument: str) -> dict[str, Any]:
+def parse_argument(argument: str) -> DistilledOptions:
     """``PATH`` or ``key=value`` pairs (``path``, ``margin``, ``top``) separated by commas."""
-    if "=" not in argument:
-        return {"path": argument} if argument else {}
-    given: dict[str, Any] = {}
-    for item in filter(None, argument.split(",")):
-        key, equals, text = (part.strip() for part in item.partition("="))
-        if not equals or key not in OPTIONS:
-            raise PaijuError(f"distilled option {item!r} is not one of {', '.join(k + '=...' for k in OPTIONS)}")
-        if key == "path":
-            given[key] = text
-            continue
-        try:
-            value = float(text) if key == "margin" else int(text)
-        except ValueError:
-            value = -1
-        if value < (1 if key == "top" else 0) or value != value:
-            least = "a whole number >= 2" if key == "top" else "a number >= 0"
-            raise PaijuError(f"distilled option {key} must be {least}, got {text!r}")
-        given[key] = value
-    if given.get("top") == 1:
-        raise PaijuError("distilled option top must be a whole number >= 2, got '1'")
-    return given
+    return parse_options(argument, DistilledOptions(), "distilled", bare=lambda item: "path")
 
 
 def shipped_path(game: str) -> Path:
@@ -66,10 +57,10 @@ def make_distilled_agent(game: str):
         from paiju.agents.dmc import models_at
 
         options = parse_argument(argument)
-        models = models_at(options.get("path", ""), game, shipped_path(game), kind="distilled")
-        return DistilledAgent(models, seed, options.get("top"), options.get("margin"))
+        models = models_at(options.path, game, shipped_path(game), kind="distilled")
+        return DistilledAgent(models, seed, options.top, options.margin)
 
     return factory
 
 
-__all__ = ["make_distilled_agent", "parse_argument", "shipped_path"]
+__all__ = ["DistilledOptions", "make_distilled_agent", "parse_argument", "shipped_path"]

@@ -4,8 +4,9 @@ every legal action.
 Agent names: ``dmc`` plays the networks shipped with paiju for the game (``weights/<game>.pt``, with how
 they were trained in ``weights/README.md``); ``dmc:PATH`` those in a model file or a training folder
 (``paiju train dmc --out DIR``, which keeps its latest networks in ``DIR/model.pt``).
-Modules: ``models`` (networks), ``adapters`` (each game's roles, features, returns), ``weights`` (model
-files), ``agent`` (the player). Training lives in ``paiju.train``. This package imports torch only when a
+Modules: ``models`` (networks), ``douzero_features`` and ``danzero_features`` (DouZero's and DanZero's encoders),
+``adapters`` (each game's roles, features, returns), ``weights`` (model files), ``agent`` (the player). Training:
+``paiju.train.dmc`` (``paiju train dmc``). This package imports torch only when a
 ``dmc`` agent is made.
 """
 

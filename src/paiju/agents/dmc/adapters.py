@@ -5,12 +5,12 @@ action's), and ``context``, arrays shared by every action of the decision (DouDi
 are small integers (card counts, one-hots, -1 flags), so samples travel and are stored as int8.
 
 - **DouDizhu** (DouZero): one network per position — ``landlord``, ``down`` (plays after the landlord), ``up``
-  — on paiju's DouZero encoder (``paiju.games.doudizhu.features``). Self-play uses research mode (seat 0 is
+  — on paiju's DouZero encoder (``paiju.agents.dmc.douzero_features``). Self-play uses research mode (seat 0 is
   the landlord, no bidding); bids are made by the ``rules`` player's bid module. Return of every step of a
   seat: the objective ``wp`` gives +1 / -1 for a win / loss, ``adp`` the seat's payoff (landlord ±2, peasant
   ±1, doubled per bomb or rocket: paiju's research scoring).
 - **GuanDan** (DanZero): one network shared by all seats, on the 513 + 54 features
-  (``paiju.games.guandan.features``); tribute and return are decided by the ``rules`` player's heuristics
+  (``paiju.agents.dmc.danzero_features``); tribute and return are decided by the ``rules`` player's heuristics
   (DanZero does the same). Return of a step (spec "DanZero", reward): its round's result for the player's
   team (+3 / +2 / +1 for the winners of 1st & 2nd / 1st & 3rd / 1st & 4th, negated for the losers), plus +1 / -1
   for the game's winners / losers on the steps of the round that ends the game (our reading of "at the game's
@@ -27,15 +27,15 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from torch import nn
 
+from paiju.agents.dmc import danzero_features as guandan_features
+from paiju.agents.dmc import douzero_features as doudizhu_features
 from paiju.agents.dmc.models import FeatureQNet, HistoryQNet, ModelConfig
 from paiju.agents.rules import DouDizhuRulesAgent
 from paiju.agents.rules.guandan import GuanDanRulesAgent
 from paiju.core.agent import Agent
 from paiju.core.errors import PaijuError
 from paiju.core.game import State
-from paiju.games.doudizhu import features as doudizhu_features
 from paiju.games.doudizhu.rules import DouDizhuRules
-from paiju.games.guandan import features as guandan_features
 from paiju.games.guandan.levels import team
 from paiju.games.guandan.rules import GuanDanRules
 

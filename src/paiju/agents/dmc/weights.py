@@ -4,13 +4,11 @@ A file is a ``torch.save`` dictionary, loaded with ``weights_only=True`` (no cod
 ``{"format": "paiju-dmc-1", "game", "objective", "model": ModelConfig JSON, "networks": {role: state_dict},
 "meta": {...}}`` where ``meta`` says how the weights were trained (command, seed, frames, wall time). Shipped
 files (``paiju/agents/dmc/weights/<game>.pt``) store half-precision tensors to stay small; they are loaded back
-as float32. Writes are atomic: a temporary file in the same folder, then ``os.replace``.
+as float32. Files are read and written by ``paiju.agents.model_files``.
 """
 
 from __future__ import annotations
 
-import os
-import tempfile
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -21,11 +19,10 @@ from torch import nn
 
 from paiju.agents.dmc.adapters import DMCAdapter, Objective, adapter_for
 from paiju.agents.dmc.models import ModelConfig
+from paiju.agents.model_files import atomic_torch_save, read_torch_file, resolve
 from paiju.core.errors import PaijuError
 
 FORMAT = "paiju-dmc-1"
-MODEL_FILE = "model.pt"
-"""The file a training run keeps its latest networks in (``paiju train dmc --out DIR``)."""
 
 
 @dataclass
@@ -82,9 +79,7 @@ def save_models(models: DMCModels, path: Path, half: bool = False) -> None:
 
 def load_models(path: Path) -> DMCModels:
     """Read a model file, or a training folder's latest ``model.pt``."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / MODEL_FILE
+    path = resolve(path)
     return DMCModels.from_dict(read_torch_file(path, "DMC model file"), str(path))
 
 
@@ -93,40 +88,4 @@ def shipped_model_path(game: str) -> Path:
     return Path(str(resources.files("paiju.agents.dmc") / "weights" / f"{game}.pt"))
 
 
-def read_torch_file(path: Path, what: str) -> Any:
-    """The data ``torch.save`` wrote at ``path`` (tensors on the CPU, plain data only); ``PaijuError`` naming
-    ``what`` was expected when the file is missing or unreadable."""
-    if not path.is_file():
-        raise PaijuError(f"no {what} at {path}")
-    try:
-        return torch.load(path, map_location="cpu", weights_only=True)
-    except Exception as error:  # torch raises many types for a corrupt or foreign file
-        raise PaijuError(f"{path}: cannot read a {what}: {error}") from None
-
-
-def require_model_format(data: Any, expected: str, what: str, source: str) -> None:
-    """``PaijuError`` unless ``data`` (a model file's contents) is a dict of format ``expected``; the message names
-    ``source`` and says it is no ``what`` file, and which format it holds instead."""
-    if not isinstance(data, dict) or data.get("format") != expected:
-        found = data.get("format") if isinstance(data, dict) else type(data).__name__
-        raise PaijuError(f"{source} is not a {what} file (format {expected!r}, found {found!r})")
-
-
-def atomic_torch_save(data: Any, path: Path) -> None:
-    """``torch.save`` to a temporary file beside ``path``, flushed to disk, then renamed over ``path``."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "wb") as file:
-            torch.save(data, file)
-            file.flush()
-            os.fsync(file.fileno())
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
-
-
-__all__ = ["FORMAT", "MODEL_FILE", "DMCModels", "atomic_torch_save", "load_models", "require_model_format",
-           "save_models", "shipped_model_path"]
+__all__ = ["FORMAT", "DMCModels", "load_models", "save_models", "shipped_model_path"]

@@ -5,7 +5,8 @@ steps to play out.
 Agent names: ``perfectdou`` plays the networks shipped with paiju (``weights/doudizhu.pt``, how they were
 trained in ``weights/README.md``); ``perfectdou:PATH`` those of a model file or a training folder (``paiju train
 ppo --out DIR`` keeps its latest networks in ``DIR/model.pt``). Modules: ``model`` (networks, model files),
-``features`` (a decision's candidates and features), ``agent`` (the player). Training: ``paiju.train.ppo``.
+``features`` (PerfectDou's features, a decision's candidates and scores), ``agent`` (the player). Training:
+``paiju.train.ppo``.
 This package imports torch only when an agent is made.
 """
 

@@ -25,10 +25,8 @@ from typing import Any
 import torch
 from torch import nn
 
-from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file, require_model_format
-from paiju.core.errors import PaijuError
-from paiju.games.doudizhu.abstract_actions import ABSTRACT_COUNT
-from paiju.games.doudizhu.perfectdou_features import (
+from paiju.agents.model_files import atomic_torch_save, read_torch_file, require_model_format, resolve
+from paiju.agents.perfectdou.features import (
     ACTION_SCALE,
     ACTION_SIZE,
     HISTORY_SHAPE,
@@ -37,6 +35,8 @@ from paiju.games.doudizhu.perfectdou_features import (
     STATE_SCALE,
     STATE_SIZE,
 )
+from paiju.core.errors import PaijuError
+from paiju.games.doudizhu.abstract_actions import ABSTRACT_COUNT
 
 FORMAT = "paiju-perfectdou-1"
 ROLES = ("landlord", "down", "up")
@@ -178,9 +178,7 @@ def save_models(models: PerfectDouModels, path: Path, half: bool = False) -> Non
 
 def load_models(path: Path) -> PerfectDouModels:
     """Read a PerfectDou model file, or a training folder's ``model.pt``."""
-    path = Path(path)
-    if path.is_dir():
-        path = path / "model.pt"
+    path = resolve(path)
     return PerfectDouModels.from_dict(read_torch_file(path, "PerfectDou model file"), str(path))
 
 

@@ -24,6 +24,13 @@ cdef int[15] KICKER_UNITS = [0, 0, 0, 0, 1, 1, 0, 0, 0, 1, 1, 2, 2, 0, 0]
 cdef int[15] UNIT_CARDS = [0, 0, 0, 0, 1, 2, 0, 0, 0, 1, 2, 1, 2, 0, 0]
 
 
+def mirrored_constants():
+    """The compiled values of the constants that restate the Python modules' (``doudizhu.FINISH``,
+    ``doudizhu.SURE_WIN``, ``counting._KICKERS``), for ``tests/native/test_constants.py``."""
+    return {"FINISH": FINISH, "SURE_WIN": SURE_WIN, "MAIN_COPIES": [MAIN_COPIES[i] for i in range(15)],
+            "KICKER_UNITS": [KICKER_UNITS[i] for i in range(15)], "UNIT_CARDS": [UNIT_CARDS[i] for i in range(15)]}
+
+
 cdef struct Play:
     int category
     int rank

@@ -69,6 +69,19 @@ CHAIN_KINDS[:] = [STRAIGHT, THREE_PAIR, TWO_TRIPS]
 CHAIN_WIDTH[:] = [5, 3, 2]
 CHAIN_COPIES[:] = [1, 2, 3]
 
+
+def mirrored_constants():
+    """The compiled values of the constants that restate the Python modules' (``combos.ComboType``, the ranks,
+    ``guandan.FINISH``, the card bit masks, the chain shapes), for ``tests/native/test_constants.py``."""
+    return {
+        "NUM_RANKS": NUM_RANKS, "SINGLE": SINGLE, "PAIR": PAIR, "TRIPS": TRIPS, "THREE_WITH_TWO": THREE_WITH_TWO,
+        "STRAIGHT": STRAIGHT, "THREE_PAIR": THREE_PAIR, "TWO_TRIPS": TWO_TRIPS, "BOMB": BOMB,
+        "STRAIGHT_FLUSH": STRAIGHT_FLUSH, "JOKER_BOMB": JOKER_BOMB, "ACE": ACE, "SMALL_JOKER_RANK": SMALL_JOKER_RANK,
+        "BIG_JOKER_RANK": BIG_JOKER_RANK, "MAX_CANDIDATES": MAX_CANDIDATES, "FINISH": FINISH, "LOW_BITS": LOW_BITS,
+        "HIGH_CARD_BITS": HIGH_CARD_BITS, "CHAIN_KINDS": [CHAIN_KINDS[i] for i in range(3)],
+        "CHAIN_WIDTH": [CHAIN_WIDTH[i] for i in range(3)], "CHAIN_COPIES": [CHAIN_COPIES[i] for i in range(3)],
+    }
+
 _TYPES = tuple(ComboType)
 
 

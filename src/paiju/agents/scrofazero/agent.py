@@ -36,15 +36,15 @@ This module imports torch only when an agent is made.
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from paiju.agents.options import check_options, option, parse_options
 from paiju.agents.scrofazero import mcts
 from paiju.agents.scrofazero.scenarios import IEC_BETA, iec_weights, stratified, uniform
 from paiju.agents.search.worlds import World
@@ -58,7 +58,6 @@ if TYPE_CHECKING:
     from paiju.agents.scrofazero.model import ScrofaNet
 
 SAMPLERS = ("iec", "ss", "uniform")
-OPTIONS = ("path", "sampler", "scenarios", "simulations", "beta", "mix")
 ROLLOUT_AGENT = "mr-greed:1"
 """The rollouts' player at every seat: ``mr-greed`` judging each card on one sampled deal (the search agent's
 Gongzhu rollouts; about 4 times cheaper than ``mr-greed``'s 20 deals)."""
@@ -74,28 +73,28 @@ SHIPPED_MODEL = Path(__file__).parent / "weights" / "gongzhu.pt"
 class ScrofaZeroOptions:
     """How the agent plays (the module docstring)."""
 
-    sampler: str = "iec"
+    sampler: str = option("iec", choices=SAMPLERS)
     """``iec`` (stratified + IEC weights), ``ss`` (stratified) or ``uniform``."""
-    scenarios: int = 30
+    scenarios: int = option(30, minimum=1)
     """Scenarios searched per decision."""
-    simulations: int | None = None
+    simulations: int | None = option(None, minimum=1)
     """Simulations per search; None: ``mcts.evaluation_simulations`` (10 + 2 × legal cards)."""
-    beta: float = IEC_BETA
+    beta: float = option(IEC_BETA, minimum=0, finite=True)
     """IEC's β per score point (eq. 12); used by ``iec`` only."""
-    mix: float = 0.5
+    mix: float = option(0.5, minimum=0, maximum=1)
     """λ, the rollouts' weight in a leaf's value (the module docstring): 0 the network alone (the paper),
     1 the rollouts alone; 0.5 (AlphaGo's) by default."""
 
     def __post_init__(self) -> None:
-        if isinstance(self.mix, bool) or not (isinstance(self.mix, int | float) and 0 <= self.mix <= 1):
-            raise PaijuError(f"scrofazero mix must be a number from 0 to 1, got {self.mix!r}")
-        if self.sampler not in SAMPLERS:
-            raise PaijuError(f"scrofazero sampler must be one of {', '.join(SAMPLERS)}, got {self.sampler!r}")
-        for name, value in (("scenarios", self.scenarios), ("simulations", self.simulations or 1)):
-            if not isinstance(value, int) or isinstance(value, bool) or value < 1:
-                raise PaijuError(f"scrofazero {name} must be a whole number >= 1, got {value!r}")
-        if not (isinstance(self.beta, int | float) and math.isfinite(self.beta) and self.beta >= 0):
-            raise PaijuError(f"scrofazero beta must be a finite number >= 0, got {self.beta!r}")
+        check_options(self, "scrofazero")
+
+
+@dataclass(frozen=True, slots=True)
+class _Named(ScrofaZeroOptions):
+    """What ``scrofazero:ARGUMENT`` names: the options and a model file."""
+
+    path: str = ""
+    """The model file; "" plays ``SHIPPED_MODEL``."""
 
 
 class ScrofaZeroAgent(Agent):
@@ -157,25 +156,12 @@ class ScrofaZeroAgent(Agent):
 
 
 def parse_argument(argument: str) -> tuple[str, ScrofaZeroOptions]:
-    """Comma-separated items: a sampler's name (``iec``, ``ss``, ``uniform``), a model path, or ``key=value``
-    pairs (``OPTIONS``). The model path ("" when not given) and the options."""
-    path = ""
-    given: dict[str, Any] = {}
-    for item in filter(None, (item.strip() for item in argument.split(","))):
-        key, equals, text = (part.strip() for part in item.partition("="))
-        if not equals:
-            key, text = ("sampler", item) if item in SAMPLERS else ("path", item)
-        elif key not in OPTIONS:
-            raise PaijuError(f"scrofazero option {item!r} is not one of {', '.join(k + '=...' for k in OPTIONS)}")
-        if key in given or (key == "path" and path):
-            raise PaijuError(f"scrofazero {key} is given twice in {argument!r}")
-        if key == "path":
-            path = text
-        elif key == "sampler":
-            given[key] = text
-        else:
-            given[key] = _number(key, text)
-    return path, ScrofaZeroOptions(**given)
+    """Comma-separated items (``paiju.agents.options``): a sampler's name (``iec``, ``ss``, ``uniform``), a model
+    path, or ``key=value`` pairs (``path`` and the fields of ``ScrofaZeroOptions``). The model path ("" when not
+    given) and the options."""
+    named = parse_options(argument, _Named(), "scrofazero",
+                          bare=lambda item: "sampler" if item in SAMPLERS else "path")
+    return named.path, ScrofaZeroOptions(**{each.name: getattr(named, each.name) for each in fields(ScrofaZeroOptions)})
 
 
 def is_perfect(argument: str) -> bool:
@@ -188,31 +174,9 @@ def parse_perfect_argument(argument: str) -> tuple[str, int | None]:
     given) and the simulations (None: ``mcts.evaluation_simulations``)."""
     if not is_perfect(argument):
         raise PaijuError(f"scrofazero:perfect arguments start with {PERFECT!r}, got {argument!r}")
-    path, simulations = "", None
-    for item in filter(None, (item.strip() for item in argument.split(",")[1:])):
-        key, equals, text = (part.strip() for part in item.partition("="))
-        if equals and key in OPTIONS and key not in PERFECT_OPTIONS:
-            raise PaijuError(f"scrofazero:perfect takes no {key}= option: it searches the true deal, with no "
-                             f"scenarios to sample or weigh; its options are "
-                             f"{', '.join(k + '=...' for k in PERFECT_OPTIONS)}")
-        if not equals or key not in PERFECT_OPTIONS:
-            raise PaijuError(f"scrofazero:perfect option {item!r} is not one of "
-                             f"{', '.join(k + '=...' for k in PERFECT_OPTIONS)}")
-        if key == "path":
-            path = text
-        else:
-            simulations = int(_number(key, text))
-            if simulations < 1:
-                raise PaijuError(f"scrofazero:perfect simulations must be a whole number >= 1, got {simulations}")
-    return path, simulations
-
-
-def _number(key: str, text: str) -> int | float:
-    try:
-        return float(text) if key in ("beta", "mix") else int(text)
-    except ValueError:
-        kind = "a number" if key in ("beta", "mix") else "a whole number"
-        raise PaijuError(f"scrofazero option {key} must be {kind}, got {text!r}") from None
+    named = parse_options(argument.partition(",")[2], _Named(), "scrofazero:perfect", only=PERFECT_OPTIONS,
+                          why="it searches the true deal, with no scenarios to sample or weigh")
+    return named.path, named.simulations
 
 
 def make_scrofazero_agent(argument: str, seed: int) -> Agent:
@@ -237,5 +201,5 @@ def _check_model(path: str, name_one: str) -> None:
                          f"name one with {name_one} (a file written by model.save)")
 
 
-__all__ = ["OPTIONS", "PERFECT", "PERFECT_OPTIONS", "ROLLOUT_AGENT", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent",
+__all__ = ["PERFECT", "PERFECT_OPTIONS", "ROLLOUT_AGENT", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent",
            "ScrofaZeroOptions", "is_perfect", "make_scrofazero_agent", "parse_argument", "parse_perfect_argument"]

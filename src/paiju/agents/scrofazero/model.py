@@ -27,7 +27,7 @@ import torch
 import torch.nn.functional as F
 from torch import nn
 
-from paiju.agents.dmc.weights import atomic_torch_save, read_torch_file
+from paiju.agents.model_files import atomic_torch_save, read_torch_file
 from paiju.agents.scrofazero.features import INPUT_SIZE
 from paiju.core.errors import PaijuError
 from paiju.games.gongzhu.cards import NUM_CARDS

@@ -1,16 +1,15 @@
 """The search agent's options: ``search:KEY=VALUE,KEY=VALUE`` parsed into a typed ``SearchOptions``.
 
 Every option has a per-game default (``profiles``); a bad option is refused with a ``PaijuError`` that names
-it and lists what is accepted.
+it and lists what is accepted (``paiju.agents.options``).
 """
 
 from __future__ import annotations
 
-import math
-from dataclasses import dataclass, fields, replace
-from typing import Any
+from dataclasses import dataclass, replace
 
 from paiju.agents import agent_names, make_agent
+from paiju.agents.options import option, parse_items
 from paiju.core.errors import PaijuError
 
 ALGORITHMS = ("pimc", "ismcts")
@@ -23,7 +22,7 @@ REFUSED_POLICIES = ("search", "ext")
 class SearchOptions:
     """How one ``search`` agent decides (see ``paiju.agents.search``)."""
 
-    algo: str
+    algo: str = option(choices=ALGORITHMS)
     """``pimc`` (determinized Monte-Carlo: every candidate in every world) or ``ismcts`` (single-observer
     information-set MCTS)."""
     policy: str
@@ -31,32 +30,28 @@ class SearchOptions:
     belief model its likelihoods); it also acts in the phases the search leaves alone."""
     rollout: str
     """The agent that plays every seat in the simulations."""
-    worlds: int
+    worlds: int = option(minimum=1)
     """Worlds (determinizations of the observation) sampled per decision: PIMC plays every candidate in each
     (so at most ``worlds`` × candidates simulations); ISMCTS draws one per iteration from them."""
-    top: int
+    top: int = option(minimum=1)
     """Candidates: the prior's best ``top`` actions (every legal action when there are no more)."""
-    sims: int | None
+    sims: int | None = option(minimum=1)
     """Simulations (rollouts) per decision; the same seed and observation then give the same decision."""
-    ms: int | None
+    ms: int | None = option(minimum=1)
     """Milliseconds per decision (the search stops at the first simulation that would start later)."""
-    z: float
+    z: float = option(minimum=0)
     """PIMC: standard errors by which a candidate must beat the prior's choice, paired world by world, to be
     taken instead (0: the best mean)."""
-    c: float
+    c: float = option(positive=True, finite=True)
     """ISMCTS: the PUCT exploration constant (values normalised to [0, 1])."""
-    temperature: float
+    temperature: float = option(positive=True, finite=True)
     """Softmax temperature turning the prior's scores into probabilities (ISMCTS priors, belief weights)."""
-    belief: int
+    belief: int = option(minimum=0)
     """Belief weighting: each world is weighted by the likelihood, under the prior, of the other seats' last
     ``belief`` decisions of the deal; 0 turns it off."""
-    solve: int = 0
+    solve: int = option(0, minimum=0)
     """Cards left in all hands at or below which a simulation is decided by the game's exact solver instead
     of played out (0: never; only games whose profile has a solver)."""
-
-
-_POSITIVE_INTEGERS = ("worlds", "top", "sims", "ms")
-ACCEPTED = tuple(field.name for field in fields(SearchOptions))
 
 
 def parse_options(argument: str, game: str, defaults: SearchOptions) -> SearchOptions:
@@ -65,44 +60,13 @@ def parse_options(argument: str, game: str, defaults: SearchOptions) -> SearchOp
     Giving ``sims`` or ``ms`` replaces both budget defaults: ``search:ms=500`` searches for 500 ms with no
     limit on simulations. Policies are checked by making them for ``game``.
     """
-    given: dict[str, Any] = {}
-    for item in filter(None, argument.split(",")):
-        key, equals, text = item.partition("=")
-        key = key.strip()
-        if not equals:
-            raise PaijuError(f"search option {item!r} is not key=value; accepted keys: {', '.join(ACCEPTED)}")
-        if key not in ACCEPTED:
-            raise PaijuError(f"unknown search option {key!r}; accepted keys: {', '.join(ACCEPTED)}")
+    given = parse_items(argument, SearchOptions, "search")
+    for key in ("policy", "rollout"):
         if key in given:
-            raise PaijuError(f"search option {key!r} is given twice")
-        given[key] = _value(key, text.strip(), game)
+            check_policy(key, given[key], game)
     if any(key in given for key in BUDGET_KEYS):
         given = {"sims": None, "ms": None, **given}
     return replace(defaults, **given)
-
-
-def _value(key: str, text: str, game: str) -> Any:
-    if key == "algo":
-        if text not in ALGORITHMS:
-            raise PaijuError(f"search option algo must be one of {', '.join(ALGORITHMS)}, got {text!r}")
-        return text
-    if key in ("policy", "rollout"):
-        check_policy(key, text, game)
-        return text
-    if key in _POSITIVE_INTEGERS or key in ("belief", "solve"):
-        least = 0 if key in ("belief", "solve") else 1
-        if not (text.isascii() and text.isdigit()) or int(text) < least:
-            raise PaijuError(f"search option {key} must be a whole number >= {least}, got {text!r}")
-        return int(text)
-    try:
-        number = float(text)
-    except ValueError:
-        number = math.nan
-    allowed = number >= 0 if key == "z" else number > 0  # NaN fails both
-    if not allowed or math.isinf(number):
-        kind = "a number >= 0" if key == "z" else "a positive number"
-        raise PaijuError(f"search option {key} must be {kind}, got {text!r}")
-    return number
 
 
 def check_policy(key: str, spec: str, game: str) -> None:

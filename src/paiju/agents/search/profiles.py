@@ -4,33 +4,15 @@ Each profile gives the default options, the phases searched (other phases are pl
 DouDizhu's bidding, whose void deals a determinized world cannot redeal, and GuanDan's tribute and return),
 and how a simulation ends and is scored.
 
-How the defaults were chosen (2-core machine shared with other work; duplicate evaluations, 95 % intervals):
+The defaults chosen (measured: BENCHMARKS.md, section "Search against the rule bots", subsection "How the
+defaults were chosen"):
 
-- **DouDizhu** ``pimc``, ``rules`` prior and rollouts, 40 worlds, top 5, 200 simulations, ``z=2`` (about
-  0.2 s a decision). Against ``rules``, 40 decks (seed 11): ADP +1.05 [0.31, 1.79] with ``z=2``; 600
-  simulations gave +0.98 [0.32, 1.63] (paired difference with 200: +0.04 ± 0.19), ``ismcts`` with 200
-  simulations +0.35 [−0.18, 0.88]. A one-step test (the search's play against ``rules``' play in the true
-  deal, ``rules`` playing on; 300 positions) preferred ``z=2`` (+0.072 ± 0.042 a decision) to ``z=1``
-  (+0.033 ± 0.057) and ``z=0`` (+0.022 ± 0.072), and belief weighting (8 decisions, temperature 5) did not
-  help (+0.030 ± 0.028): it concentrates the worlds on the true hands (card overlap 0.64 to 0.67) but
-  leaves 9 effective worlds of 40. Checked on fresh deals, 60 decks (seed 2026): ADP +0.63 [0.19, 1.08];
-  as landlord +0.80 [0.13, 1.47], as peasants +0.47 [−0.40, 1.33]; then 500 decks (seed 2027): A's duplicate
-  score per deck +1.38 [1.03, 1.72], as landlord ADP +0.62 [0.34, 0.90], as peasants +0.75 [0.42, 1.08].
-  The endgame solver (option ``solve``) is off by default: a game reaches 20 cards or fewer in all hands in
-  about one deal in three, and then only in its last plays, so it decides few simulations, while each
-  simulation solves its world afresh: on 20 positions the median decision took 253 ms with ``solve=12``,
-  379 ms with 16 and 999 ms with 24 (p90 5.3 s), against 247 ms without. Its effect on strength is not
-  measured.
-- **GuanDan** ``pimc``, ``rules`` prior and rollouts, 10 worlds, top 3, 30 simulations, ``z=1`` (about
-  0.15 s a decision; a rollout of a round costs about 10 ms). Against ``rules``, 60 one-round games (seed
-  2026): win rate 0.53 [0.42, 0.64], round result +0.35 [−0.13, 0.83]. Time budgets did no better on the
-  same deals: ``ms=300`` 0.50 (+0.05), ``ms=1000`` 0.50 (+0.33, 40 games); on seed 11, 24 simulations
-  gave 0.45 (−0.02) and ``ms=300`` 0.53 (+0.38). A deterministic budget is the default. On 400 games (seed
-  2027): win rate 0.525 [0.488, 0.561], round result +0.20 [0.04, 0.36].
-- **Gongzhu** ``pimc``, ``mr-greed`` prior, ``mr-greed:1`` rollouts (one sampled deal a decision: 13x
-  cheaper than 20), 60 worlds, top 4, 240 simulations, ``z=1`` (about 0.4 s a decision). Against
-  ``mr-greed``, 16 deals × 2 (seed 11): +99.7 ± 46.0 points a game; checked on 24 deals × 2 (seed 2026):
-  +104.2 ± 29.1 [44.1, 164.3]; on 256 deals × 2 (seed 2027): +65.9 [48.2, 83.6].
+- **DouDizhu** ``pimc``, ``rules`` prior and rollouts, 40 worlds, top 5, 200 simulations, ``z=2``; no belief
+  weighting; the endgame solver (option ``solve``) off by default.
+- **GuanDan** ``pimc``, ``rules`` prior and rollouts, 10 worlds, top 3, 30 simulations, ``z=1``: a
+  deterministic budget, not a time budget.
+- **Gongzhu** ``pimc``, ``mr-greed`` prior, ``mr-greed:1`` rollouts (one sampled deal a decision), 60 worlds,
+  top 4, 240 simulations, ``z=1``.
 """
 
 from __future__ import annotations

@@ -31,6 +31,16 @@ cdef int[4] MAX_LENGTH = [0, 12, 10, 6]
 cdef int PLANE_SOLOS_MOST = 5, PLANE_PAIRS_MOST = 4  # ``moves.PLANE_KICKER_SHAPES``
 
 
+def mirrored_constants():
+    """The compiled values of the constants that restate the Python modules' (ranks, chain lengths by copies
+    per rank, plane kicker limits), for ``tests/native/test_constants.py``."""
+    return {
+        "NUM_RANKS": NUM_RANKS, "SMALL_JOKER": SMALL_JOKER, "BIG_JOKER": BIG_JOKER, "TOP_CHAIN": TOP_CHAIN,
+        "MIN_LENGTH": [MIN_LENGTH[i] for i in range(4)], "MAX_LENGTH": [MAX_LENGTH[i] for i in range(4)],
+        "PLANE_SOLOS_MOST": PLANE_SOLOS_MOST, "PLANE_PAIRS_MOST": PLANE_PAIRS_MOST,
+    }
+
+
 cdef inline int count_of(Hand hand, int rank) noexcept nogil:
     return (hand >> (3 * rank)) & 7
 

@@ -44,6 +44,20 @@ CHAIN_MIN[:] = [5, 3, 2]
 CHAIN_MAX[:] = [12, 10, 6]
 
 
+def mirrored_constants():
+    """The compiled values of the constants that restate the Python modules' (``_constants.pxd``'s ranks and
+    categories, the chain lengths of ``moves.CHAIN_SHAPES``), for ``tests/native/test_constants.py``."""
+    return {
+        "NUM_RANKS": NUM_RANKS, "TWO": TWO, "SMALL_JOKER": SMALL_JOKER, "BIG_JOKER": BIG_JOKER, "TOP_CHAIN": TOP_CHAIN,
+        "PASS_CATEGORY": PASS_CATEGORY, "SOLO": SOLO, "PAIR": PAIR, "TRIO": TRIO, "TRIO_SOLO": TRIO_SOLO,
+        "TRIO_PAIR": TRIO_PAIR, "SOLO_CHAIN": SOLO_CHAIN, "PAIR_CHAIN": PAIR_CHAIN, "PLANE": PLANE,
+        "PLANE_SOLOS": PLANE_SOLOS, "PLANE_PAIRS": PLANE_PAIRS, "FOUR_TWO_SOLOS": FOUR_TWO_SOLOS,
+        "FOUR_TWO_PAIRS": FOUR_TWO_PAIRS, "BOMB": BOMB, "ROCKET": ROCKET,
+        "CHAIN_RANKS": CHAIN_RANKS, "CHAIN_MIN": [CHAIN_MIN[i] for i in range(3)],
+        "CHAIN_MAX": [CHAIN_MAX[i] for i in range(3)],
+    }
+
+
 cdef struct Hand:
     int count[NUM_RANKS]
     int held[5]              # held[n]: bit r set when rank r holds at least n cards (n = 1..4)

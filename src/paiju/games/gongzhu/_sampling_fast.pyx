@@ -36,6 +36,12 @@ for _n in range(MAX_CARDS + 1):
 cdef uint64_t SUIT_BITS = (1 << 13) - 1
 
 
+def mirrored_constants():
+    """The compiled values of the constants that restate the Python modules' (``cards.SUIT_BITS``), for
+    ``tests/native/test_constants.py``."""
+    return {"SUIT_BITS": SUIT_BITS}
+
+
 cdef struct Groups:
     int count          # groups
     int hands          # hands (len(room))

@@ -31,6 +31,12 @@ cdef tuple NAMED_PLAYS = tuple((seat, name) for seat in range(4) for name in CAR
 """``NAMED_PLAYS[52 * seat + card]``: the pair ``(seat, card name)`` of observations."""
 
 
+def mirrored_constants():
+    """The compiled values of the constants that restate the Python modules' (``cards.SUIT_BITS``), for
+    ``tests/native/test_constants.py``."""
+    return {"SUIT_BITS": SUIT_BITS}
+
+
 cdef uint64_t mask_to_play(state) except? 0:
     """The current player's legal cards: the led suit if it holds any, else its whole hand (not over)."""
     cdef uint64_t hand = state.hands[state.to_move], following

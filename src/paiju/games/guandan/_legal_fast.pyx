@@ -108,6 +108,17 @@ cdef void _tables():
 _tables()
 
 
+def mirrored_constants():
+    """The compiled values of the constants that restate the Python modules' (``cards``' ranks and jokers,
+    ``combos.ComboType``, bomb limits, the card-count table), for ``tests/native/test_constants.py``."""
+    return {
+        "NUM_RANKS": NUM_RANKS, "JOKER_BYTE": JOKER_BYTE, "SMALL_JOKER": SMALL_JOKER, "BIG_JOKER": BIG_JOKER,
+        "SINGLE": SINGLE, "PAIR": PAIR, "TRIPS": TRIPS, "FULL_HOUSE": FULL_HOUSE, "STRAIGHT": STRAIGHT,
+        "THREE_PAIR": THREE_PAIR, "TWO_TRIPS": TWO_TRIPS, "BOMB": BOMB, "FLUSH": FLUSH, "JOKER_BOMB": JOKER_BOMB,
+        "FLUSH_TIER": FLUSH_TIER, "MAX_BOMB": MAX_BOMB, "COUNT": bytes([_COUNT[i] for i in range(256)]),
+    }
+
+
 cdef inline int _emit(list plays, gd_key key) except -1:
     """Append the play of ``key``."""
     PyList_Append(plays, gd_play(_PLAY, key))

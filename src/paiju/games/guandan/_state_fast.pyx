@@ -18,6 +18,12 @@ from paiju.games.guandan.state import PLAY_PHASE, reference_apply, reference_leg
 cdef object _CARD_BITS = (1 << 112) - 1
 
 
+def mirrored_constants():
+    """The compiled values of the constants that restate the Python modules', for
+    ``tests/native/test_constants.py``."""
+    return {"CARD_BITS": _CARD_BITS}
+
+
 def legal_actions(self):
     """``GuanDanState.legal_actions``: in the play phase ``legal.legal_plays`` of the seat to move, made once
     per position."""

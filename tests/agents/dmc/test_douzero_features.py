@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import paiju
+from paiju.agents.dmc.douzero_features import LANDLORD_X, PEASANT_X, Z_SHAPE, card_rows, encode
 from paiju.core.errors import PaijuError
 from paiju.games.doudizhu import DouDizhuRules, parse_cards
 from paiju.games.doudizhu.cards import FULL_DECK, pack
-from paiju.games.doudizhu.features import LANDLORD_X, PEASANT_X, Z_SHAPE, card_rows, encode
 
 GAME = paiju.load_game("doudizhu")
 DOUZERO_POSITIONS = ("landlord", "landlord_down", "landlord_up")

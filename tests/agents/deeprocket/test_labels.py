@@ -9,12 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from paiju.core.errors import IllegalActionError, PaijuError
-from paiju.games.doudizhu import PASS, Category, DouDizhuRules, interpretations, legal_moves, parse_cards, parse_move
-from paiju.games.doudizhu.abstract_actions import ABSTRACT_COUNT, abstract_category, abstract_index
-from paiju.games.doudizhu.action_space import plays
-from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS
-from paiju.games.doudizhu.deeprocket_labels import (
+from paiju.agents.deeprocket.labels import (
     KICKER_COUNT,
     LABEL_CATEGORIES,
     LABEL_COUNT,
@@ -34,6 +29,11 @@ from paiju.games.doudizhu.deeprocket_labels import (
     main_label,
     move_for,
 )
+from paiju.core.errors import IllegalActionError, PaijuError
+from paiju.games.doudizhu import PASS, Category, DouDizhuRules, interpretations, legal_moves, parse_cards, parse_move
+from paiju.games.doudizhu.abstract_actions import ABSTRACT_COUNT, abstract_category, abstract_index
+from paiju.games.doudizhu.action_space import plays
+from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS
 
 STANDARD = DouDizhuRules()
 RULESETS = [

@@ -4,9 +4,7 @@ import random
 
 import numpy as np
 
-from paiju.games.doudizhu import PASS, DouDizhu, DouDizhuRules, parse_cards, parse_move
-from paiju.games.doudizhu.cards import FULL_DECK, RANKS
-from paiju.games.doudizhu.deeprocket_features import (
+from paiju.agents.deeprocket.features import (
     KICKER_SHAPE,
     POLICY_SHAPE,
     kicker_planes,
@@ -14,7 +12,9 @@ from paiju.games.doudizhu.deeprocket_features import (
     set_forms,
     unseen_cards,
 )
-from paiju.games.doudizhu.deeprocket_labels import LABEL_CATEGORIES
+from paiju.agents.deeprocket.labels import LABEL_CATEGORIES
+from paiju.games.doudizhu import PASS, DouDizhu, DouDizhuRules, parse_cards, parse_move
+from paiju.games.doudizhu.cards import FULL_DECK, RANKS
 from paiju.games.doudizhu.observation import DouDizhuObservation
 
 RESEARCH = DouDizhuRules()

@@ -7,12 +7,7 @@ import numpy as np
 import pytest
 
 import paiju
-from paiju.core.errors import PaijuError
-from paiju.games.doudizhu import PASS, DouDizhuRules, parse_cards, parse_move
-from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, RANKS
-from paiju.games.doudizhu.min_steps import min_steps
-from paiju.games.doudizhu.observation import DouDizhuObservation
-from paiju.games.doudizhu.perfectdou_features import (
+from paiju.agents.perfectdou.features import (
     ACTION_SCALE,
     ACTION_SIZE,
     HISTORY_SHAPE,
@@ -25,6 +20,11 @@ from paiju.games.doudizhu.perfectdou_features import (
     encode,
     is_largest,
 )
+from paiju.core.errors import PaijuError
+from paiju.games.doudizhu import PASS, DouDizhuRules, parse_cards, parse_move
+from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, RANKS
+from paiju.games.doudizhu.min_steps import min_steps
+from paiju.games.doudizhu.observation import DouDizhuObservation
 from paiju.games.doudizhu.state import Deal
 
 GAME = paiju.load_game("doudizhu")

@@ -5,12 +5,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from paiju.agents.dmc import danzero_features as F
 from paiju.agents.random_agent import RandomAgent
 from paiju.core.errors import PaijuError
 from paiju.core.match import play_game
 from paiju.core.registry import load_game, register_game
 from paiju.games.guandan import PASS, GuanDan, legal_plays, pack, parse_cards, parse_level, unpack
-from paiju.games.guandan import features as F
 from paiju.games.guandan.cards import DECK, parse_card
 from paiju.games.guandan.combos import play_from_platform
 from paiju.games.guandan.observation import GuanDanObservation

@@ -12,14 +12,14 @@ from paiju.agents.random_agent import RandomAgent
 from paiju.core.errors import RecordError
 from paiju.core.match import play_game
 from paiju.games.doudizhu import DouDizhuRules, DouDizhuState, format_cards
-from paiju.games.doudizhu.deeprocket import (
+from paiju.records.deeprocket_text import (
     load_deeprocket_file,
     paiju_to_deeprocket_cards,
     parse_deeprocket,
     to_deeprocket,
 )
 
-DATA = Path(__file__).parents[2] / "data"
+DATA = Path(__file__).parents[1] / "data"
 APPENDIX = json.loads((DATA / "deeprocket_appendix_c.json").read_text())
 EXAMPLES = {e["name"]: e for e in json.loads((DATA / "deeprocket_examples.json").read_text())["examples"]}
 STOPS = {(s["number"], s["table"]): s for s in APPENDIX["stops_before_the_end"]}
