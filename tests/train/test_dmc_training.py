@@ -124,3 +124,63 @@ def test_clipped_target_stops_the_gradient_far_from_the_actors_value() -> None:
     batch.q_actor[:] = network(torch.ones(1, 4)).item()
     learn(Flat(), torch.optim.SGD(network.parameters(), lr=0.1), batch, config)
     assert not torch.equal(weights, network.weight)
+
+
+@pytest.mark.parametrize("game", ["doudizhu", "guandan"])
+def test_a_teachers_chunk_holds_its_choices_among_every_legal_action(game: str) -> None:
+    from paiju.train.dmc_selfplay import Imitation, SelfPlayWorker
+
+    chunk = SelfPlayWorker(game, "adp", ModelConfig(hidden=(16,), lstm=8), 0.0, seed=4).collect(0, 40,
+                                                                                               teacher="rules")
+    assert chunk.frames >= 40
+    for rows in chunk.samples.values():
+        assert isinstance(rows, Imitation) and len(rows.state) == len(rows.counts) == len(rows.target)
+        assert rows.counts.sum() == len(rows.actions) and (rows.chosen < rows.counts).all()
+        assert rows.actions.shape[1] == 54 and set(np.unique(rows.target)) <= set(range(-16, 17))
+    again = SelfPlayWorker(game, "adp", ModelConfig(hidden=(16,), lstm=8), 0.0, seed=4).collect(0, 40,
+                                                                                               teacher="rules")
+    role = next(iter(chunk.samples))
+    assert np.array_equal(chunk.samples[role].chosen, again.samples[role].chosen)
+
+
+def test_imitation_steps_raise_the_teachers_share_of_the_highest_q() -> None:
+    from paiju.train.dmc import imitate
+    from paiju.train.dmc_selfplay import SelfPlayWorker
+
+    torch.manual_seed(0)
+    rows = SelfPlayWorker("guandan", "adp", ModelConfig(hidden=(32,)), 0.0, seed=2).collect(0, 300,
+                                                                                           teacher="rules")
+    batch = rows.samples["player"]
+    network = DMCModels.fresh("guandan", "adp", ModelConfig(hidden=(32,)), seed=1).networks["player"]
+    optimizer = torch.optim.Adam(network.parameters(), lr=3e-3)
+    config = tiny("guandan", Path("."))
+    first_loss, first = imitate(network, optimizer, batch, config)
+    for _ in range(60):
+        loss, agree = imitate(network, optimizer, batch, config)
+    assert loss < first_loss and agree > first + 0.1
+
+
+def test_a_warm_started_run_imitates_then_plays_itself_and_resumes(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    train(tiny("guandan", folder, frames=1024, warm_games=2), tensorboard=False)
+    rows = list(csv.DictReader((folder / "log.csv").open()))
+    assert rows and any(row["loss_teacher_top1"] for row in rows)
+    saved = DMCRun.load(folder)
+    assert saved.progress.games >= 2 and load_models(folder).meta["teacher"] == "rules"
+    train(tiny("guandan", folder, frames=2048, warm_games=2), resume=True, tensorboard=False)
+    assert DMCRun.load(folder).progress.frames >= 2048
+    with pytest.raises(PaijuError, match="unknown agent 'nobody'"):
+        tiny("guandan", folder, warm_games=2, teacher="nobody")
+
+
+def test_init_starts_from_a_model_of_the_runs_game_and_names_what_another_holds(tmp_path: Path) -> None:
+    from paiju.agents.dmc.weights import save_models
+
+    start = DMCModels.fresh("guandan", "adp", ModelConfig(hidden=(24,)), seed=5)
+    save_models(start, tmp_path / "gd.pt")
+    run = DMCRun.create(tiny("guandan", tmp_path / "run", init=str(tmp_path / "gd.pt")))
+    assert run.config.model == ModelConfig(hidden=(24,))
+    assert torch.equal(run.models.networks["player"].mlp[0].weight, start.networks["player"].mlp[0].weight)
+    save_models(DMCModels.fresh("doudizhu", "adp", ModelConfig(hidden=(8,), lstm=4), seed=5), tmp_path / "ddz.pt")
+    with pytest.raises(PaijuError, match=r"ddz.pt holds doudizhu networks, not guandan"):
+        DMCRun.create(tiny("guandan", tmp_path / "other", init=str(tmp_path / "ddz.pt")))

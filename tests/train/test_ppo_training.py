@@ -23,8 +23,9 @@ from paiju.core.registry import load_game
 from paiju.games.doudizhu.rules import DouDizhuRules
 from paiju.train.loop import CHECKPOINT_FILE, share
 from paiju.train.plot import plot_run
-from paiju.train.ppo import PPOConfig, PPORun, learn, log_softmax_by_decision, losses, train
+from paiju.train.ppo import PPOConfig, PPORun, learn, losses, train
 from paiju.train.ppo_selfplay import RESEARCH, PPOWorker, advantage, gae
+from paiju.train.segments import log_softmax_by_decision
 
 SMALL = ModelConfig(lstm=8, policy=(16, 16), value=(16,), action=(16,))
 

@@ -146,13 +146,17 @@ def train_dmc(
                                                              "1e-3 GuanDan).")] = None,
     clip_lambda: Annotated[str, typer.Option(help="DanZero's clipped target λ: a number, 'none', or 'default' "
                                                   "(0.65 for GuanDan, off for DouDizhu).")] = "default",
+    warm_games: Annotated[int, typer.Option(help="Warm start: games of the teacher imitated before self-play "
+                                                 "(0: none).")] = 0,
+    teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "rules",
 ) -> dict[str, Any]:
-    """Deep Monte-Carlo self-play (DouZero / DanZero) with checkpoints, resume, logs and periodic evaluation."""
+    """Deep Monte-Carlo self-play (DouZero / DanZero), optionally after imitating a teacher, with checkpoints,
+    resume, logs and periodic evaluation."""
     from paiju.agents.dmc.models import ModelConfig
 
     return {"frames": frames, "objective": objective, "model": ModelConfig(hidden=sizes(hidden), lstm=lstm),
             "batch_size": batch_size, "chunk_frames": chunk_frames, "learning_rate": learning_rate,
-            "clip_lambda": _clip(clip_lambda)}
+            "clip_lambda": _clip(clip_lambda), "warm_games": warm_games, "teacher": teacher}
 
 
 @trainer_command("ppo", with_batches=True, eval_against="rules,dmc")

@@ -9,6 +9,16 @@ features and the Monte-Carlo return of the step; the learner regresses Q(state, 
 where ``Q_actor`` is the actor's value of the action when it chose it (``DMCConfig.clip_lambda``). One network
 per DouDizhu role, one for GuanDan; RMSProp; gradients clipped by norm.
 
+Warm start (optional, ``warm_games``; PerfectDou's and DeepRocket's lesson that a network should start from a
+strong player's moves): the first games are the ``teacher``'s at every seat, and on its decisions the network
+learns both which action the teacher chose and what the chosen action returned:
+
+    loss = − mean log softmax(Q(s, ·) / τ)[a_teacher] + mean (Q(s, a_teacher) − G)²      (τ = 0.1)
+
+so that its greedy choice is the teacher's and its values are the teacher's returns, the start DMC's
+regression then improves on. The log's ``teacher_top1`` is the share of the teacher's decisions whose highest Q
+was the teacher's action, before the step on them (each batch is new to the network).
+
 Defaults follow DouZero (RMSProp, α 0.99, ε 1e-5, gradient norm clipped at 40, exploration ε 0.01,
 32 × 100 frames per learner batch) with DanZero's learning rate for GuanDan (1e-3; DouZero's is 1e-4) and its
 clipped target (λ = 0.65) on by default for GuanDan only. Network sizes default to ``ModelConfig()``, smaller than
@@ -30,13 +40,14 @@ from typing import Any
 
 import torch
 
+from paiju.agents import make_agent
 from paiju.agents.dmc import models_at
 from paiju.agents.dmc.adapters import ADAPTERS, Objective
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels, save_models
 from paiju.core.errors import PaijuError
 from paiju.train.backends import Actors
-from paiju.train.dmc_selfplay import Samples, SelfPlayWorker, weights_of
+from paiju.train.dmc_selfplay import Imitation, Samples, SelfPlayWorker, weights_of
 from paiju.train.loop import (
     ChunkProgress,
     ChunkRun,
@@ -48,6 +59,7 @@ from paiju.train.loop import (
     optimizer_states,
     run_training,
 )
+from paiju.train.segments import first_rows, log_softmax_by_decision, owners
 
 LEARNING_RATES = {"doudizhu": 1e-4, "guandan": 1e-3}
 CLIP_LAMBDAS: dict[str, float | None] = {"doudizhu": None, "guandan": 0.65}
@@ -55,7 +67,7 @@ CLIP_LAMBDAS: dict[str, float | None] = {"doudizhu": None, "guandan": 0.65}
 
 @dataclass(frozen=True, kw_only=True)
 class DMCConfig(RunSettings, trainer="dmc", games=tuple(ADAPTERS), bound="frames",
-                at_least_one=("batch_size", "chunk_frames")):
+                at_least_one=("batch_size", "chunk_frames"), not_negative=("warm_games",)):
     """One training run. ``minutes`` and ``frames`` bound the run (whichever comes first; 0 = no bound)."""
 
     frames: int = 0
@@ -71,11 +83,20 @@ class DMCConfig(RunSettings, trainer="dmc", games=tuple(ADAPTERS), bound="frames
     epsilon: float = 0.01
     clip_lambda: float | None = -1.0
     """DanZero's clipped target; ``None`` turns it off; the default (-1) picks the game's (``CLIP_LAMBDAS``)."""
+    warm_games: int = 0
+    """Warm start: the first games are the teacher's, imitated (module docstring)."""
+    teacher: str = "rules"
+    imitation_temperature: float = 0.1
+    """τ of the warm start's cross-entropy over softmax(Q / τ)."""
     eval_minutes: float = 5.0
     eval_opponents: tuple[str, ...] = ("random", "rules")
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        if self.warm_games:
+            make_agent(self.teacher, self.game).close()
+        if self.imitation_temperature <= 0:
+            raise PaijuError(f"imitation_temperature must be positive, got {self.imitation_temperature}")
         if self.objective not in ("wp", "adp"):
             raise PaijuError(f"objective must be 'wp' or 'adp', got {self.objective!r}")
         if not 0 <= self.epsilon <= 1:
@@ -106,7 +127,27 @@ def learn(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: Sam
         usable = q_actor.abs() > 1e-6
         ratio = (q / torch.where(usable, q_actor, torch.ones_like(q_actor))).clamp(1 - config.clip, 1 + config.clip)
         q = torch.where(usable, ratio * q_actor, q)
-    loss = ((q - target) ** 2).mean()
+    return _step(network, optimizer, ((q - target) ** 2).mean(), config)
+
+
+def imitate(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: Imitation,
+            config: DMCConfig) -> tuple[float, float]:
+    """One gradient step of the warm start on a teacher's decisions; the loss and the share of them whose
+    highest Q was the teacher's action (before the step: each batch is new to the network)."""
+    counts = torch.from_numpy(batch.counts).long()
+    owner = owners(counts)
+    context = {name: torch.from_numpy(value).float() for name, value in batch.context.items()}
+    q = network.score(torch.from_numpy(batch.state).float(), torch.from_numpy(batch.actions).float(), owner=owner,
+                      **context)
+    log_policy = log_softmax_by_decision(q / config.imitation_temperature, owner, len(batch))
+    chosen = first_rows(counts) + torch.from_numpy(batch.chosen).long()
+    best = torch.full((len(batch),), -torch.inf).scatter_reduce(0, owner, q.detach(), "amax")
+    agree = (q.detach()[chosen] >= best).float().mean().item()
+    value = ((q[chosen] - torch.from_numpy(batch.target)) ** 2).mean()
+    return _step(network, optimizer, value - log_policy[chosen].mean(), config), agree
+
+
+def _step(network: torch.nn.Module, optimizer: torch.optim.Optimizer, loss: torch.Tensor, config: DMCConfig) -> float:
     optimizer.zero_grad()
     loss.backward()
     torch.nn.utils.clip_grad_norm_(network.parameters(), config.grad_clip)
@@ -121,14 +162,15 @@ def make_optimizer(network: torch.nn.Module, config: DMCConfig) -> torch.optim.O
 
 class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCProgress, agent="dmc",
              games_in_eval=False):
-    """The learner: every role's network and optimizer, and each role's samples not yet trained on."""
+    """The learner: every role's network and optimizer, and each role's frames not yet trained on (self-play
+    samples, and the teacher's decisions during a warm start)."""
 
     def __init__(self, config: DMCConfig, progress: DMCProgress, models: DMCModels,
-                 buffers: dict[str, Samples | None]) -> None:
+                 buffers: dict[str, Samples | None], imitating: dict[str, Imitation | None]) -> None:
         super().__init__(config, progress)
         self.models = models
         self.optimizers = {role: make_optimizer(network, config) for role, network in models.networks.items()}
-        self.buffers = buffers
+        self.buffers, self.imitating = buffers, imitating
         torch.manual_seed(config.seed + progress.steps)
 
     @classmethod
@@ -141,19 +183,26 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
             config = replace(config, model=models.config, objective=models.objective)
         else:
             models = DMCModels.fresh(config.game, config.objective, config.model, config.seed)
-        return cls(config, DMCProgress(), models, {role: None for role in models.networks})
+        empty = {role: None for role in models.networks}
+        return cls(config, DMCProgress(), models, dict(empty), dict(empty))
 
     @classmethod
     def restore(cls, config: DMCConfig, progress: DMCProgress, data: dict[str, Any]) -> DMCRun:
         models = DMCModels.from_dict(data["models"], str(config.out))
-        run = cls(config, progress, models, {role: _samples_from_torch(data["buffers"].get(role))
-                                             for role in models.networks})
+        run = cls(config, progress, models,
+                  {role: _from_torch(Samples, data["buffers"].get(role)) for role in models.networks},
+                  {role: _from_torch(Imitation, data.get("imitating", {}).get(role)) for role in models.networks})
         load_optimizer_states(run.optimizers, data["optimizers"])
         return run
 
     def learner_data(self) -> dict[str, Any]:
         return {"models": self.models.to_dict(), "optimizers": optimizer_states(self.optimizers),
-                "buffers": {role: _samples_to_torch(samples) for role, samples in self.buffers.items()}}
+                "buffers": {role: _to_torch(samples) for role, samples in self.buffers.items()},
+                "imitating": {role: _to_torch(rows) for role, rows in self.imitating.items()}}
+
+    def meta(self) -> dict[str, Any]:
+        teacher = self.config.teacher if self.config.warm_games else ""
+        return {**super().meta(), "warm_games": self.config.warm_games, "teacher": teacher}
 
     def save_networks(self, path: Path) -> str:
         self.models.meta = self.meta()
@@ -161,50 +210,64 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
         return f"dmc:{path}"
 
     def losses(self) -> tuple[str, ...]:
-        return tuple(self.models.networks)
+        return (*self.models.networks, *(("teacher_top1",) if self.config.warm_games else ()))
 
     def actors(self) -> Actors:
         config = self.config
         return SelfPlayWorker, [(config.game, config.objective, config.model, config.epsilon, seed)
                                 for seed in actor_seeds(config)]
 
+    def teacher(self) -> str:
+        """The teacher of the chunk asked for now: the warm start's while its games are not all played."""
+        return self.config.teacher if self.progress.games < self.config.warm_games else ""
+
     def start(self, loop: TrainingLoop) -> None:
         for network in self.models.networks.values():
             network.train()
         self.weights, self.weights_step = weights_of(self.models), self.progress.steps
-        self.ask_first(loop, self.config.chunk_frames, self.weights)
+        self.ask_first(loop, self.config.chunk_frames, self.weights, self.teacher())
 
     def step(self, loop: TrainingLoop) -> None:
         """The next chunk in order (its actor asked at once for another), then every full batch of each role."""
         config, progress = self.config, self.progress
         if self.weights_step != progress.steps:  # copied once per learner step, not once per actor request
             self.weights, self.weights_step = weights_of(self.models), progress.steps
-        chunk = self.next_chunk(loop, config.chunk_frames, self.weights)
+        chunk = self.next_chunk(loop, config.chunk_frames, self.weights, self.teacher())
         progress.games += chunk.games
-        for role, samples in chunk.samples.items():
-            buffered = self.buffers[role]
-            buffered = samples if buffered is None else Samples.concat([buffered, samples])
+        for role, found in chunk.samples.items():
+            buffers: dict[str, Any] = self.imitating if isinstance(found, Imitation) else self.buffers
+            buffered = found if buffers[role] is None else type(found).concat([buffers[role], found])
             while len(buffered) >= config.batch_size:
                 batch, buffered = buffered.split(config.batch_size)
-                loop.losses[role].append(learn(self.models.networks[role], self.optimizers[role], batch, config))
-                progress.frames += config.batch_size
-                progress.steps += 1
-            self.buffers[role] = buffered
+                self.learn(loop, role, batch)
+            buffers[role] = buffered
+
+    def learn(self, loop: TrainingLoop, role: str, batch: Samples | Imitation) -> None:
+        """A step on one batch: DMC's regression on self-play frames, the warm start's imitation on a teacher's."""
+        network, optimizer = self.models.networks[role], self.optimizers[role]
+        if isinstance(batch, Imitation):
+            loss, agree = imitate(network, optimizer, batch, self.config)
+            loop.losses["teacher_top1"].append(agree)
+        else:
+            loss = learn(network, optimizer, batch, self.config)
+        loop.losses[role].append(loss)
+        self.progress.frames += len(batch)
+        self.progress.steps += 1
 
 
-def _samples_to_torch(samples: Samples | None) -> dict[str, Any] | None:
-    if samples is None:
+def _to_torch(rows: Samples | Imitation | None) -> dict[str, Any] | None:
+    """Frames in hand as tensors, for the checkpoint."""
+    if rows is None:
         return None
-    return {"x": torch.from_numpy(samples.x), "target": torch.from_numpy(samples.target),
-            "q_actor": torch.from_numpy(samples.q_actor),
-            "context": {name: torch.from_numpy(value) for name, value in samples.context.items()}}
+    return {name: ({key: torch.from_numpy(value) for key, value in array.items()} if isinstance(array, dict)
+                   else torch.from_numpy(array)) for name, array in vars(rows).items()}
 
 
-def _samples_from_torch(data: dict[str, Any] | None) -> Samples | None:
+def _from_torch(kind: type[Samples] | type[Imitation], data: dict[str, Any] | None) -> Samples | Imitation | None:
     if data is None:
         return None
-    return Samples(data["x"].numpy(), {name: value.numpy() for name, value in data["context"].items()},
-                   data["target"].numpy(), data["q_actor"].numpy())
+    return kind(**{name: ({key: value.numpy() for key, value in array.items()} if isinstance(array, dict)
+                          else array.numpy()) for name, array in data.items()})
 
 
 RUN = DMCRun
@@ -215,4 +278,4 @@ def train(config: DMCConfig, **options: Any) -> TrainResult:
     return run_training(DMCRun, config, **options)
 
 
-__all__ = ["DMCConfig", "DMCProgress", "DMCRun", "learn", "make_optimizer", "train"]
+__all__ = ["DMCConfig", "DMCProgress", "DMCRun", "imitate", "learn", "make_optimizer", "train"]

@@ -1,11 +1,13 @@
-"""DMC actors: play ε-greedy self-play games and return (features, Monte-Carlo return) samples.
+"""DMC actors: play ε-greedy self-play games (or a teacher's games) and return samples with Monte-Carlo returns.
 
 One ``SelfPlayWorker`` per actor process (or Ray actor). ``collect`` plays whole games with the weights it
 was last sent until it has at least ``frames`` samples: every decision a network makes is one frame, stored
 as the chosen action's feature row (int8), the decision's context (DouDizhu's history), the actor's Q of the
 chosen action (for DanZero's clipped target) and, once the game is over, the step's return
-(``DMCAdapter.step_return``). The deals of chunk ``k`` come from ``derive_seed(seed, "chunk", k)``, so a run
-is a function of its seed and the order the learner consumes chunks in.
+(``DMCAdapter.step_return``). With a ``teacher`` (the warm start), the teacher's agent plays every seat and a
+frame is an ``Imitation`` row instead: the decision's state, every legal action, the teacher's choice and the
+return. The deals of chunk ``k`` come from ``derive_seed(seed, "chunk", k)``, so a run is a function of its seed
+and the order the learner consumes chunks in.
 """
 
 from __future__ import annotations
@@ -16,11 +18,13 @@ from dataclasses import dataclass, field
 import numpy as np
 import torch
 
-from paiju.agents.dmc.adapters import Objective, adapter_for
+from paiju.agents import make_agent
+from paiju.agents.dmc.adapters import Decision, Objective, adapter_for
 from paiju.agents.dmc.agent import q_values
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels
 from paiju.core.agent import Agent
+from paiju.core.game import State
 from paiju.core.registry import load_game
 from paiju.eval.seeds import derive_seed
 
@@ -56,11 +60,45 @@ class Samples:
 
 
 @dataclass
+class Imitation:
+    """A teacher's decisions of one role: ``state`` [d, s] int8, every legal action's features ``actions``
+    [r, a] int8 (decision by decision), ``counts`` [d] actions per decision, ``chosen`` [d] the teacher's (an
+    index into the decision's actions), ``context`` {name: [d, ...] int8} and ``target`` [d] the return."""
+
+    state: np.ndarray
+    actions: np.ndarray
+    counts: np.ndarray
+    chosen: np.ndarray
+    context: dict[str, np.ndarray]
+    target: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.target)
+
+    @staticmethod
+    def concat(parts: list[Imitation]) -> Imitation:
+        return Imitation(np.concatenate([p.state for p in parts]), np.concatenate([p.actions for p in parts]),
+                         np.concatenate([p.counts for p in parts]), np.concatenate([p.chosen for p in parts]),
+                         {name: np.concatenate([p.context[name] for p in parts]) for name in parts[0].context},
+                         np.concatenate([p.target for p in parts]))
+
+    def split(self, size: int) -> tuple[Imitation, Imitation]:
+        """The first ``size`` decisions, and the rest."""
+        rows = int(self.counts[:size].sum())
+        head = Imitation(self.state[:size], self.actions[:rows], self.counts[:size], self.chosen[:size],
+                         {k: v[:size] for k, v in self.context.items()}, self.target[:size])
+        tail = Imitation(self.state[size:], self.actions[rows:], self.counts[size:], self.chosen[size:],
+                         {k: v[size:] for k, v in self.context.items()}, self.target[size:])
+        return head, tail
+
+
+@dataclass
 class Chunk:
-    """What an actor sends back: samples by role, and how the games went."""
+    """What an actor sends back: samples (self-play) or imitation rows (a teacher's games) by role, and how the
+    games went."""
 
     index: int
-    samples: dict[str, Samples]
+    samples: dict[str, Samples | Imitation]
     games: int
     returns: list[float] = field(default_factory=list)
     """The return of seat 0's first step in each game (DouDizhu: the landlord's), for the log."""
@@ -68,6 +106,19 @@ class Chunk:
     @property
     def frames(self) -> int:
         return sum(len(s) for s in self.samples.values())
+
+
+@dataclass(frozen=True, slots=True)
+class Step:
+    """A network decision of a game: who made it, in which deal (round), its inputs, the action taken, and the
+    actor's Q of it (0 for a teacher's)."""
+
+    seat: int
+    deal: int
+    role: str
+    decision: Decision
+    choice: int
+    q: float
 
 
 def weights_of(models: DMCModels) -> Weights:
@@ -94,57 +145,90 @@ class SelfPlayWorker:
         for role, state in weights.items():
             self.models.networks[role].load_state_dict({k: torch.from_numpy(v) for k, v in state.items()})
 
-    def collect(self, index: int, frames: int, weights: Weights | None = None) -> Chunk:
-        """Play games from chunk ``index``'s seed until at least ``frames`` samples are gathered."""
+    def collect(self, index: int, frames: int, weights: Weights | None = None, teacher: str = "") -> Chunk:
+        """Play games from chunk ``index``'s seed until at least ``frames`` samples are gathered (``teacher``: that
+        agent's games, as imitation rows)."""
         if weights is not None:
             self.set_weights(weights)
         chunk_seed = derive_seed(self.seed, "chunk", index)
         rng = random.Random(chunk_seed)
         fallback = self.adapter.fallback(chunk_seed)
-        parts: dict[str, list[Samples]] = {role: [] for role in self.adapter.roles}
+        parts: dict[str, list[Samples | Imitation]] = {role: [] for role in self.adapter.roles}
         returns: list[float] = []
         games = gathered = 0
         while gathered < frames:
-            game_samples, first_return = self._play(derive_seed(chunk_seed, "game", games), rng, fallback)
-            for role, samples in game_samples.items():
-                parts[role].append(samples)
-                gathered += len(samples)
-            returns.append(first_return)
+            game_seed = derive_seed(chunk_seed, "game", games)
+            steps, final = self._play(game_seed, rng, fallback, self._teachers(teacher, game_seed))
+            game_returns = {(step.seat, step.deal): self.adapter.step_return(final, step.seat, step.deal,
+                                                                             self.objective) for step in steps}
+            for role in {step.role for step in steps}:
+                mine = [step for step in steps if step.role == role]
+                parts[role].append(imitation(mine, game_returns) if teacher else samples(mine, game_returns))
+                gathered += len(mine)
+            first = next(((step.seat, step.deal) for step in steps if step.seat == 0), None)
+            returns.append(game_returns[first] if first is not None else 0.0)
             games += 1
-        samples = {role: Samples.concat(found) for role, found in parts.items() if found}
-        return Chunk(index, samples, games, returns)
+        joined = {role: type(found[0]).concat(found) for role, found in parts.items() if found}  # type: ignore[attr-defined]
+        return Chunk(index, joined, games, returns)
 
-    def _play(self, seed: int, rng: random.Random, fallback: Agent) -> tuple[dict[str, Samples], float]:
+    def _teachers(self, teacher: str, seed: int) -> list[Agent] | None:
+        """The teacher's agent at every seat of the game dealt from ``seed`` (none without a teacher)."""
+        if not teacher:
+            return None
+        seats = range(self.game.num_players)
+        agents = [make_agent(teacher, self.game.name, derive_seed(seed, "teacher", seat)) for seat in seats]
+        for seat, agent in zip(seats, agents, strict=True):
+            agent.begin(self.game.name, seat, {})
+        return agents
+
+    def _play(self, seed: int, rng: random.Random, fallback: Agent,
+              teachers: list[Agent] | None) -> tuple[list[Step], State]:
+        """One game: the network's ε-greedy choices (or the teachers'); its network decisions and final state."""
         adapter = self.adapter
         state = self.game.new_state(seed, self.rules)
-        steps: list[tuple[int, int, str, np.ndarray, dict[str, np.ndarray], float]] = []
+        steps: list[Step] = []
         while not state.is_terminal():
             seat = state.current_player
             observation = state.observation(seat)
             legal = state.legal_actions()
             role = adapter.role(observation)
             if role is None:
-                state.apply(fallback.act(observation, legal))
+                state.apply((teachers[seat] if teachers else fallback).act(observation, legal))
                 continue
             decision = adapter.encode(observation, legal)
-            values = q_values(self.models.networks[role], decision)
-            choice = rng.randrange(len(legal)) if rng.random() < self.epsilon else int(np.argmax(values))
-            steps.append((seat, state.deal_number, role, decision.x[choice], decision.context, float(values[choice])))
+            if teachers:
+                choice, q = legal.index(teachers[seat].act(observation, legal)), 0.0
+            else:
+                values = q_values(self.models.networks[role], decision)
+                choice = rng.randrange(len(legal)) if rng.random() < self.epsilon else int(np.argmax(values))
+                q = float(values[choice])
+            steps.append(Step(seat, state.deal_number, role, decision, choice, q))
             state.apply(legal[choice])
-        returns: dict[tuple[int, int], float] = {}
-        by_role: dict[str, list[tuple[np.ndarray, dict[str, np.ndarray], float, float]]] = {}
-        for seat, deal, role, row, context, q in steps:
-            if (seat, deal) not in returns:
-                returns[seat, deal] = adapter.step_return(state, seat, deal, self.objective)
-            by_role.setdefault(role, []).append((row, context, returns[seat, deal], q))
-        samples = {
-            role: Samples(np.stack([r[0] for r in rows]).astype(np.int8),
-                          {name: np.stack([r[1][name] for r in rows]).astype(np.int8) for name in rows[0][1]},
-                          np.array([r[2] for r in rows], dtype=np.float32),
-                          np.array([r[3] for r in rows], dtype=np.float32))
-            for role, rows in by_role.items()}
-        first = next(((s, d) for s, d, *_ in steps if s == 0), None)
-        return samples, (returns[first] if first is not None else 0.0)
+        for agent in teachers or ():
+            agent.close()
+        return steps, state
 
 
-__all__ = ["Chunk", "Samples", "SelfPlayWorker", "Weights", "weights_of"]
+def samples(steps: list[Step], returns: dict[tuple[int, int], float]) -> Samples:
+    """One role's self-play steps of a game as frames: the chosen rows, contexts, returns and actor Qs."""
+    return Samples(np.stack([step.decision.row(step.choice) for step in steps]).astype(np.int8),
+                   _contexts(steps), np.array([returns[step.seat, step.deal] for step in steps], dtype=np.float32),
+                   np.array([step.q for step in steps], dtype=np.float32))
+
+
+def imitation(steps: list[Step], returns: dict[tuple[int, int], float]) -> Imitation:
+    """One role's teacher steps of a game as imitation rows."""
+    return Imitation(np.stack([step.decision.state for step in steps]).astype(np.int8),
+                     np.concatenate([step.decision.actions for step in steps]).astype(np.int8),
+                     np.array([len(step.decision.actions) for step in steps], dtype=np.int32),
+                     np.array([step.choice for step in steps], dtype=np.int32), _contexts(steps),
+                     np.array([returns[step.seat, step.deal] for step in steps], dtype=np.float32))
+
+
+def _contexts(steps: list[Step]) -> dict[str, np.ndarray]:
+    context = steps[0].decision.context
+    return {name: np.stack([step.decision.context[name] for step in steps]).astype(np.int8) for name in context}
+
+
+__all__ = ["Chunk", "Imitation", "Samples", "SelfPlayWorker", "Step", "Weights", "imitation", "samples",
+           "weights_of"]

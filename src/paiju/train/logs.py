@@ -2,8 +2,9 @@
 in ``DIR/tensorboard`` (``tensorboard --logdir DIR/tensorboard``), and the console progress line.
 
 ``log.csv`` columns: ``seconds`` (trained, summed over resumes), ``frames`` (samples trained on, as DouZero
-counts them), ``fps`` (frames per second of this process since the last row), ``games``, ``loss_<role>``
-(mean squared error since the last row). ``eval.csv``: ``EvalRow``'s fields. Rows are appended and flushed
+counts them), ``fps`` (frames per second of this process since the last row), ``games``, ``loss_<name>``
+(the mean of each of the learner's figures since the last row: its losses, per role for DMC, and DMC's
+``teacher_top1`` during a warm start). ``eval.csv``: ``EvalRow``'s fields. Rows are appended and flushed
 at once, so a killed run keeps every row written before it died; a resumed run appends to the same files.
 """
 

@@ -59,6 +59,7 @@ from paiju.train.loop import (
     share,
 )
 from paiju.train.ppo_selfplay import PPOChunk, PPOWorker, Steps, weights_of
+from paiju.train.segments import first_rows, log_softmax_by_decision, owners
 
 LOSSES = ("policy", "value", "entropy")
 
@@ -102,23 +103,15 @@ class PPOProgress(Progress):
     """Decisions trained on (each counted once, however many epochs)."""
 
 
-def log_softmax_by_decision(logits: torch.Tensor, owner: torch.Tensor, decisions: int) -> torch.Tensor:
-    """Log-softmax of each decision's candidates (``owner[i]`` the decision of row ``i``)."""
-    top = torch.full((decisions,), -torch.inf).scatter_reduce(0, owner, logits.detach(), "amax")
-    shifted = logits - top[owner]
-    total = torch.zeros(decisions).index_add(0, owner, shifted.exp())
-    return shifted - total.log()[owner]
-
-
 def losses(network: PerfectDouNet, batch: Steps, config: PPOConfig, imitate: bool) -> dict[str, torch.Tensor]:
     """The clipped surrogate (or, ``imitate``, the teacher's cross-entropy), the value loss and the entropy."""
     count = len(batch)
     counts = torch.from_numpy(batch.counts)
-    owner = torch.repeat_interleave(torch.arange(count), counts)
+    owner = owners(counts)
     encoded = network.encode(torch.from_numpy(batch.state), torch.from_numpy(batch.history))
     logits = network.logits(encoded, torch.from_numpy(batch.actions), torch.from_numpy(batch.abstract), owner)
     log_policy = log_softmax_by_decision(logits, owner, count)
-    chosen = torch.cumsum(counts, 0) - counts + torch.from_numpy(batch.chosen)
+    chosen = first_rows(counts) + torch.from_numpy(batch.chosen)
     log_chosen = log_policy[chosen]
     entropy = -torch.zeros(count).index_add(0, owner, log_policy.exp() * log_policy).mean()
     if imitate:
@@ -234,4 +227,4 @@ def train(config: PPOConfig, **options: Any) -> TrainResult:
     return run_training(PPORun, config, **options)
 
 
-__all__ = ["LOSSES", "PPOConfig", "PPOProgress", "PPORun", "learn", "log_softmax_by_decision", "losses", "train"]
+__all__ = ["LOSSES", "PPOConfig", "PPOProgress", "PPORun", "learn", "losses", "train"]

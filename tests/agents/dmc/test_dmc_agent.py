@@ -11,6 +11,7 @@ import torch
 
 from paiju import load_game, make_agent
 from paiju.agents.dmc.adapters import adapter_for
+from paiju.agents.dmc.agent import q_values
 from paiju.agents.dmc.models import HistoryQNet, ModelConfig
 from paiju.agents.dmc.weights import DMCModels, load_models, save_models, shipped_model_path
 from paiju.core.errors import PaijuError
@@ -122,3 +123,23 @@ def test_shipped_models_play(game: str) -> None:
     agent = make_agent("dmc", game)
     observation, legal = next(random_decisions(game, None, 1, seed=2))
     assert agent.act(observation, legal) in legal
+
+
+@pytest.mark.parametrize("game", ["doudizhu", "guandan"])
+def test_scoring_a_decision_equals_the_network_on_every_row(game: str) -> None:
+    """``score`` computes the state's share of the first layer once; the values are those of the whole rows."""
+    adapter = adapter_for(game)
+    models = DMCModels.fresh(game, "adp", ModelConfig(hidden=(32, 16), lstm=8), seed=3)
+    state = load_game(game).new_state(5, adapter.selfplay_rules())
+    while adapter.role(state.observation(state.current_player)) is None or len(state.legal_actions()) < 3:
+        state.apply(state.legal_actions()[0])
+    observation = state.observation(state.current_player)
+    decision = adapter.encode(observation, state.legal_actions())
+    network = models.networks[adapter.role(observation)]
+    context = {name: torch.from_numpy(value)[None].expand(len(decision.actions), *value.shape)
+               for name, value in decision.context.items()}
+    with torch.inference_mode():
+        whole = network(torch.from_numpy(decision.x), **context).numpy()
+    assert decision.x.shape == (len(decision.actions), len(decision.state) + decision.actions.shape[1])
+    assert np.allclose(q_values(network, decision), whole, atol=1e-5)
+    assert np.array_equal(decision.row(1), decision.x[1])

@@ -1,7 +1,8 @@
 """What Deep Monte-Carlo needs to know of a game: its roles, features, networks, fallback player, returns.
 
-A decision is encoded as ``Decision``: ``x`` with one row per legal action (state features repeated, then the
-action's), and ``context``, arrays shared by every action of the decision (DouDizhu's history ``z``). Features
+A decision is encoded as ``Decision``: the state features once, the action features of each legal action, and
+``context``, arrays shared by every action of the decision (DouDizhu's history ``z``); a network input row is the
+state followed by one action. Features
 are small integers (card counts, one-hots, -1 flags), so samples travel and are stored as int8.
 
 - **DouDizhu** (DouZero): one network per position — ``landlord``, ``down`` (plays after the landlord), ``up``
@@ -44,10 +45,24 @@ Objective = Literal["wp", "adp"]
 
 @dataclass(frozen=True, slots=True)
 class Decision:
-    """The network inputs of one decision: ``x`` [n_legal, d] and per-decision ``context`` arrays."""
+    """The network inputs of one decision: the ``state`` features [s], the same for every legal action, each
+    action's features ``actions`` [n_legal, a], and per-decision ``context`` arrays. A network's input row for
+    action ``i`` is the state followed by the action (``row``, ``x``); the networks score a decision without
+    repeating the state (``paiju.agents.dmc.models``)."""
 
-    x: np.ndarray
+    state: np.ndarray
+    actions: np.ndarray
     context: dict[str, np.ndarray] = field(default_factory=dict)
+
+    def row(self, index: int) -> np.ndarray:
+        """The input row of action ``index`` [s + a]."""
+        return np.concatenate([self.state, self.actions[index]])
+
+    @property
+    def x(self) -> np.ndarray:
+        """Every action's input row [n_legal, s + a]."""
+        return np.concatenate([np.broadcast_to(self.state, (len(self.actions), len(self.state))), self.actions],
+                              axis=1)
 
 
 class DMCAdapter(ABC):
@@ -91,7 +106,8 @@ class DouDizhuAdapter(DMCAdapter):
 
     def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
         features = doudizhu_features.encode(observation, legal)
-        return Decision(features.x, {"z": features.z})
+        state_size = features.x.shape[1] - doudizhu_features.CARD_ROW
+        return Decision(features.x[0, :state_size], features.x[:, state_size:], {"z": features.z})
 
     def network(self, role: str, config: ModelConfig) -> nn.Module:
         x_size = doudizhu_features.LANDLORD_X if role == "landlord" else doudizhu_features.PEASANT_X
@@ -116,7 +132,7 @@ class GuanDanAdapter(DMCAdapter):
         return "player" if observation.phase == "play" else None
 
     def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
-        return Decision(guandan_features.encode(observation, legal))
+        return Decision(guandan_features.encode_state(observation), guandan_features.encode_actions(legal))
 
     def network(self, role: str, config: ModelConfig) -> nn.Module:
         return FeatureQNet(guandan_features.INPUT_SIZE, config)

@@ -22,10 +22,10 @@ from paiju.core.game import Action
 
 
 def q_values(network: torch.nn.Module, decision: Decision) -> np.ndarray:
-    """Q of each legal action of ``decision`` (one forward pass; the context is broadcast over the rows)."""
+    """Q of each legal action of ``decision`` (one pass, the state's share computed once: ``score``)."""
     with torch.inference_mode():
         context = {name: torch.from_numpy(value)[None] for name, value in decision.context.items()}
-        return network(torch.from_numpy(decision.x), **context).numpy()
+        return network.score(torch.from_numpy(decision.state), torch.from_numpy(decision.actions), **context).numpy()
 
 
 class DMCAgent(Agent):

@@ -6,9 +6,9 @@
 - GuanDan (DanZero §IV-A): an MLP with tanh over the 567 state + action features → 1; DanZero's sizes are
   512 × 5.
 
-The LSTM reads the history, which is the same for every legal action of a decision: ``forward`` accepts a
-single ``z`` (batch 1) and broadcasts its summary over the action rows, so acting runs the LSTM once per
-decision where DouZero's actors run it once per legal action. Training passes one ``z`` per sample.
+The history and the state are the same for every legal action of a decision: ``score`` runs the LSTM and the
+state's share of the first layer once per decision (DouZero's actors run the whole network once per legal
+action), then the rest per action. Training passes whole rows, one ``z`` per sample, to ``forward``.
 
 Default sizes are smaller than the papers' (``ModelConfig``): chosen for training on CPUs, where the learner's
 forward and backward passes bound the frames per second (``benchmarks/training.py`` measures both).
@@ -19,6 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import torch
+import torch.nn.functional as F
 from torch import nn
 
 HISTORY_ROW = 162
@@ -46,6 +47,21 @@ class ModelConfig:
         return cls(hidden=tuple(hidden), lstm=lstm)
 
 
+def score_actions(mlp: nn.Sequential, shared: torch.Tensor, actions: torch.Tensor,
+                  owner: torch.Tensor | None = None) -> torch.Tensor:
+    """``mlp`` over the rows ``[shared, action]`` without repeating ``shared``: its first layer applied as
+    ``W_shared · shared + b`` once per decision, plus ``W_action · action`` per row (the same sum, a fraction of
+    the work when the shared part is most of the row). ``shared`` [d, S] holds one row per decision, ``actions``
+    [r, a] the action rows and ``owner`` [r] the decision of each (``None``: one decision). Returns [r]."""
+    first = mlp[0]
+    width = actions.shape[1]
+    base = F.linear(shared, first.weight[:, :-width], first.bias)
+    hidden = F.linear(actions, first.weight[:, -width:]) + (base[0] if owner is None else base[owner])
+    for layer in list(mlp)[1:]:
+        hidden = layer(hidden)
+    return hidden.squeeze(-1)
+
+
 def _mlp(inputs: int, hidden: tuple[int, ...], activation: type[nn.Module]) -> nn.Sequential:
     layers: list[nn.Module] = []
     for width in hidden:
@@ -70,6 +86,14 @@ class HistoryQNet(nn.Module):
             summary = summary.expand(x.shape[0], -1)
         return self.mlp(torch.cat([summary, x], dim=1)).squeeze(-1)
 
+    def score(self, state: torch.Tensor, actions: torch.Tensor, z: torch.Tensor,
+              owner: torch.Tensor | None = None) -> torch.Tensor:
+        """Q of decisions' actions [r, 54] from their states [d, s] (one decision: [s]) and histories ``z``
+        [d, 5, 162]: ``forward`` of the rows ``[state, action]`` with the LSTM and the state's share of the first
+        layer computed once a decision (``score_actions``; ``owner`` [r]: each row's decision)."""
+        _, (summary, _) = self.lstm(z)
+        return score_actions(self.mlp, torch.cat([summary[-1], state.reshape(len(z), -1)], dim=1), actions, owner)
+
 
 class FeatureQNet(nn.Module):
     """DanZero's network: MLP (tanh) over ``x`` [n, d] → [n]."""
@@ -81,5 +105,11 @@ class FeatureQNet(nn.Module):
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         return self.mlp(x).squeeze(-1)
 
+    def score(self, state: torch.Tensor, actions: torch.Tensor, owner: torch.Tensor | None = None) -> torch.Tensor:
+        """Q of decisions' actions [r, 54] from their states [d, 513] (one decision: [513]): ``forward`` of the
+        rows ``[state, action]`` with the state's share of the first layer computed once a decision
+        (``score_actions``; ``owner`` [r]: each row's decision)."""
+        return score_actions(self.mlp, state.reshape(-1, state.shape[-1]), actions, owner)
 
-__all__ = ["HISTORY_ROW", "FeatureQNet", "HistoryQNet", "ModelConfig"]
+
+__all__ = ["HISTORY_ROW", "FeatureQNet", "HistoryQNet", "ModelConfig", "score_actions"]
