@@ -54,6 +54,7 @@ from paiju.train.loop import (
     RunSettings,
     TrainingLoop,
     TrainResult,
+    WarmStart,
     actor_seeds,
     load_optimizer_states,
     optimizer_states,
@@ -66,7 +67,7 @@ CLIP_LAMBDAS: dict[str, float | None] = {"doudizhu": None, "guandan": 0.65}
 
 
 @dataclass(frozen=True, kw_only=True)
-class DMCConfig(RunSettings, trainer="dmc", games=tuple(ADAPTERS), bound="frames",
+class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=tuple(ADAPTERS), bound="frames",
                 at_least_one=("batch_size", "chunk_frames"), not_negative=("warm_games",)):
     """One training run. ``minutes`` and ``frames`` bound the run (whichever comes first; 0 = no bound)."""
 
@@ -83,9 +84,8 @@ class DMCConfig(RunSettings, trainer="dmc", games=tuple(ADAPTERS), bound="frames
     epsilon: float = 0.01
     clip_lambda: float | None = -1.0
     """DanZero's clipped target; ``None`` turns it off; the default (-1) picks the game's (``CLIP_LAMBDAS``)."""
-    warm_games: int = 0
-    """Warm start: the first games are the teacher's, imitated (module docstring)."""
     teacher: str = "rules"
+    """The warm start's teacher (``warm_games``: the module docstring)."""
     imitation_temperature: float = 0.1
     """τ of the warm start's cross-entropy over softmax(Q / τ)."""
     eval_minutes: float = 5.0
@@ -199,10 +199,6 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
         return {"models": self.models.to_dict(), "optimizers": optimizer_states(self.optimizers),
                 "buffers": {role: _to_torch(samples) for role, samples in self.buffers.items()},
                 "imitating": {role: _to_torch(rows) for role, rows in self.imitating.items()}}
-
-    def meta(self) -> dict[str, Any]:
-        teacher = self.config.teacher if self.config.warm_games else ""
-        return {**super().meta(), "warm_games": self.config.warm_games, "teacher": teacher}
 
     def save_networks(self, path: Path) -> str:
         self.models.meta = self.meta()

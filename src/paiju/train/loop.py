@@ -130,13 +130,23 @@ class RunSettings:
 
 
 @dataclass(frozen=True, kw_only=True)
-class BatchSettings(RunSettings):
+class WarmStart:
+    """Settings of a trainer whose first ``warm_games`` games are a ``teacher``'s, imitated before self-play."""
+
+    warm_games: int = 0
+    teacher: str = ""
+
+    def warm_start(self) -> dict[str, Any]:
+        """How the run started, for the model files' metadata."""
+        return {"warm_games": self.warm_games, "teacher": self.teacher if self.warm_games else ""}
+
+
+@dataclass(frozen=True, kw_only=True)
+class BatchSettings(RunSettings, WarmStart):
     """Settings of trainers that play batches of whole games split over the actors (``share``), the first
     ``warm_games`` of them by a teacher."""
 
     batch_games: int = 64
-    warm_games: int = 0
-    teacher: str = ""
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -288,7 +298,8 @@ class Run(ABC, Generic[S, P]):
     def meta(self) -> dict[str, Any]:
         """How the networks were made, stored in every model file the run writes."""
         counters = {key: value for key, value in asdict(self.progress).items() if key != "commands"}
-        return {"trainer": f"paiju train {self.TRAINER}", **counters, "seed": self.config.seed,
+        warm = self.config.warm_start() if isinstance(self.config, WarmStart) else {}
+        return {"trainer": f"paiju train {self.TRAINER}", **counters, **warm, "seed": self.config.seed,
                 "seconds": round(self.progress.seconds, 1), "command": " && ".join(self.progress.commands),
                 "config": self.config.to_json()}
 
@@ -573,6 +584,7 @@ __all__ = [
     "RunSettings",
     "TrainResult",
     "TrainingLoop",
+    "WarmStart",
     "actor_seeds",
     "checkpoint_format",
     "final_deals",

@@ -185,10 +185,6 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
     def learner_data(self) -> dict[str, Any]:
         return {"models": self.models.to_dict(), "optimizers": optimizer_states(self.optimizers)}
 
-    def meta(self) -> dict[str, Any]:
-        teacher = self.config.teacher if self.config.warm_games else ""
-        return {**super().meta(), "warm_games": self.config.warm_games, "teacher": teacher}
-
     def save_networks(self, path: Path) -> str:
         self.models.meta = self.meta()
         save_models(self.models, path)
