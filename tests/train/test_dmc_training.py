@@ -91,7 +91,7 @@ def test_kill_9_then_resume_continues_from_the_last_checkpoint(tmp_path: Path) -
     assert resumed.samples >= saved.progress.frames + 512
     assert DMCRun.load(folder).progress.chunks > saved.progress.chunks
     assert not same(before, parameters(folder))
-    assert load_models(folder).config == ModelConfig(hidden=(32, 32), lstm=16)  # the run's settings are kept
+    assert load_models(folder).config == ModelConfig(hidden=(32, 32), lstm=16, features="paper")  # settings kept
 
 
 def test_a_damaged_checkpoint_is_refused_by_name(tmp_path: Path) -> None:
@@ -136,7 +136,7 @@ def test_a_teachers_chunk_holds_its_choices_among_every_legal_action(game: str) 
     for rows in chunk.samples.values():
         assert isinstance(rows, Imitation) and len(rows.state) == len(rows.counts) == len(rows.target)
         assert rows.counts.sum() == len(rows.actions) and (rows.chosen < rows.counts).all()
-        assert rows.actions.shape[1] == 54 and set(np.unique(rows.target)) <= set(range(-16, 17))
+        assert rows.actions.shape[1] == (54 if game == "doudizhu" else 174) and set(np.unique(rows.target)) <= set(range(-16, 17))
     again = SelfPlayWorker(game, "adp", ModelConfig(hidden=(16,), lstm=8), 0.0, seed=4).collect(0, 40,
                                                                                                teacher="rules")
     role = next(iter(chunk.samples))
@@ -179,7 +179,7 @@ def test_init_starts_from_a_model_of_the_runs_game_and_names_what_another_holds(
     start = DMCModels.fresh("guandan", "adp", ModelConfig(hidden=(24,)), seed=5)
     save_models(start, tmp_path / "gd.pt")
     run = DMCRun.create(tiny("guandan", tmp_path / "run", init=str(tmp_path / "gd.pt")))
-    assert run.config.model == ModelConfig(hidden=(24,))
+    assert run.config.model == ModelConfig(hidden=(24,), features="plus")
     assert torch.equal(run.models.networks["player"].mlp[0].weight, start.networks["player"].mlp[0].weight)
     save_models(DMCModels.fresh("doudizhu", "adp", ModelConfig(hidden=(8,), lstm=4), seed=5), tmp_path / "ddz.pt")
     with pytest.raises(PaijuError, match=r"ddz.pt holds doudizhu networks, not guandan"):

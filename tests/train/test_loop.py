@@ -140,7 +140,7 @@ def test_a_run_stopped_during_its_final_evaluation_resumes_from_its_checkpoint(t
                        model=ModelConfig(hidden=(8,)))
     result = train(config, resume=True, tensorboard=False)
     assert result.samples >= 1536
-    assert DMCRun.load(folder).config.model == ModelConfig(hidden=(32, 32), lstm=16), "the run's settings are kept"
+    assert DMCRun.load(folder).config.model == ModelConfig(hidden=(32, 32), lstm=16, features="paper"), "kept"
 
 
 def test_a_resume_keeps_the_runs_bound_unless_given_and_a_new_run_needs_a_new_folder(tmp_path: Path) -> None:

@@ -139,6 +139,9 @@ def train_dmc(
     objective: Annotated[str, typer.Option(help="DouDizhu return: adp (score) or wp (win +1 / loss -1).")] = "adp",
     hidden: Annotated[str, typer.Option(help="MLP widths.")] = "256,256,256",
     lstm: Annotated[int, typer.Option(help="History LSTM size (DouDizhu).")] = 64,
+    features: Annotated[str, typer.Option(help="Features the networks read: GuanDan plus (the paper's and who "
+                                               "played the play to beat and the hand an action leaves) or paper; "
+                                               "DouDizhu paper. Default: the game's first.")] = "",
     batch_size: Annotated[int, typer.Option(help="Frames per learner step.")] = 3200,
     chunk_frames: Annotated[int, typer.Option(help="Frames an actor plays between refreshes of its networks "
                                                    "from the learner.")] = 1600,
@@ -149,14 +152,18 @@ def train_dmc(
     warm_games: Annotated[int, typer.Option(help="Warm start: games of the teacher imitated before self-play "
                                                  "(0: none).")] = 0,
     teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "rules",
+    device: Annotated[str, typer.Option(help="The learner's device: cpu, cuda or auto (actors play on CPUs).")]
+    = "cpu",
 ) -> dict[str, Any]:
     """Deep Monte-Carlo self-play (DouZero / DanZero), optionally after imitating a teacher, with checkpoints,
     resume, logs and periodic evaluation."""
     from paiju.agents.dmc.models import ModelConfig
 
-    return {"frames": frames, "objective": objective, "model": ModelConfig(hidden=sizes(hidden), lstm=lstm),
+    return {"frames": frames, "objective": objective, "model": ModelConfig(hidden=sizes(hidden), lstm=lstm,
+                                                                                   features=features),
             "batch_size": batch_size, "chunk_frames": chunk_frames, "learning_rate": learning_rate,
-            "clip_lambda": _clip(clip_lambda), "warm_games": warm_games, "teacher": teacher}
+            "clip_lambda": _clip(clip_lambda), "warm_games": warm_games, "teacher": teacher,
+            "device": device}
 
 
 @trainer_command("ppo", with_batches=True, eval_against="rules,dmc")

@@ -36,7 +36,7 @@ import torch.nn.functional as F
 from paiju.agents import make_agent
 from paiju.agents.distil.agent import DISTIL_META
 from paiju.agents.dmc import models_at
-from paiju.agents.dmc.adapters import ADAPTERS
+from paiju.agents.dmc.adapters import GAMES
 from paiju.agents.dmc.weights import DMCModels, save_models
 from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
@@ -60,7 +60,7 @@ HELD_OUT = 10
 
 
 @dataclass(frozen=True, kw_only=True)
-class DistilConfig(RunSettings, trainer="distil", games=tuple(ADAPTERS), bound="positions",
+class DistilConfig(RunSettings, trainer="distil", games=GAMES, bound="positions",
                    at_least_one=("chunk_positions", "batch_size"), not_negative=("margin",)):
     """One distillation run; ``minutes`` (of this invocation) and ``positions`` (in all) bound it, whichever comes
     first (0: no bound)."""
@@ -238,8 +238,8 @@ class DistilRun(ChunkRun[DistilConfig, DistilProgress], settings=DistilConfig, p
 
     def actors(self) -> Actors:
         config = self.config
-        return LabelWorker, [(config.game, config.prior, config.rollout, config.top, seed)
-                             for seed in actor_seeds(config)]
+        return LabelWorker, [(config.game, config.prior, config.rollout, config.top, seed,
+                              self.models.config.features) for seed in actor_seeds(config)]
 
     def start(self, loop: TrainingLoop) -> None:
         """Ask the actors for the next chunks; train first on stored positions these networks never saw."""

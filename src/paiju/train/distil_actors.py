@@ -73,8 +73,8 @@ class LabelChunk:
 class LabelWorker:
     """One actor: plays the prior at every seat and labels each position's candidates by rollouts."""
 
-    def __init__(self, game: str, prior: str, rollout: str, top: int, seed: int) -> None:
-        self.adapter = adapter_for(game)
+    def __init__(self, game: str, prior: str, rollout: str, top: int, seed: int, features: str = "") -> None:
+        self.adapter = adapter_for(game, features)
         self.game = load_game(game)
         self.rules = self.adapter.selfplay_rules()
         self.prior, self.rollout, self.top, self.seed = prior, rollout, top, seed

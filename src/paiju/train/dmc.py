@@ -42,7 +42,7 @@ import torch
 
 from paiju.agents import make_agent
 from paiju.agents.dmc import models_at
-from paiju.agents.dmc.adapters import ADAPTERS, Objective
+from paiju.agents.dmc.adapters import GAMES, Objective, adapter_for
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels, save_models
 from paiju.core.errors import PaijuError
@@ -59,6 +59,7 @@ from paiju.train.loop import (
     load_optimizer_states,
     optimizer_states,
     run_training,
+    torch_device,
 )
 from paiju.train.segments import first_rows, log_softmax_by_decision, owners
 
@@ -67,7 +68,7 @@ CLIP_LAMBDAS: dict[str, float | None] = {"doudizhu": None, "guandan": 0.65}
 
 
 @dataclass(frozen=True, kw_only=True)
-class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=tuple(ADAPTERS), bound="frames",
+class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=GAMES, bound="frames",
                 at_least_one=("batch_size", "chunk_frames"), not_negative=("warm_games",)):
     """One training run. ``minutes`` and ``frames`` bound the run (whichever comes first; 0 = no bound)."""
 
@@ -88,11 +89,16 @@ class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=tuple(ADAPTERS), bo
     """The warm start's teacher (``warm_games``: the module docstring)."""
     imitation_temperature: float = 0.1
     """τ of the warm start's cross-entropy over softmax(Q / τ)."""
+    device: str = "cpu"
+    """Where the learner runs: ``cpu``, ``cuda`` or ``auto`` (actors always play on CPUs)."""
     eval_minutes: float = 5.0
     eval_opponents: tuple[str, ...] = ("random", "rules")
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        torch_device(self.device)
+        features = adapter_for(self.game, self.model.features).features  # stored by name: resumes read the same
+        object.__setattr__(self, "model", replace(self.model, features=features))
         if self.warm_games:
             make_agent(self.teacher, self.game).close()
         if self.imitation_temperature <= 0:
@@ -119,11 +125,12 @@ class DMCProgress(ChunkProgress):
 
 def learn(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: Samples, config: DMCConfig) -> float:
     """One gradient step on ``batch``; returns the loss."""
-    context = {name: torch.from_numpy(value).float() for name, value in batch.context.items()}
-    q = network(torch.from_numpy(batch.x).float(), **context)
-    target = torch.from_numpy(batch.target)
+    device = _device(network)
+    context = {name: _tensor(value, device) for name, value in batch.context.items()}
+    q = network(_tensor(batch.x, device), **context)
+    target = _tensor(batch.target, device)
     if config.clip is not None:  # DanZero Eq. 1: keep the learner's Q within a factor of the actor's
-        q_actor = torch.from_numpy(batch.q_actor)
+        q_actor = _tensor(batch.q_actor, device)
         usable = q_actor.abs() > 1e-6
         ratio = (q / torch.where(usable, q_actor, torch.ones_like(q_actor))).clamp(1 - config.clip, 1 + config.clip)
         q = torch.where(usable, ratio * q_actor, q)
@@ -134,17 +141,26 @@ def imitate(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: I
             config: DMCConfig) -> tuple[float, float]:
     """One gradient step of the warm start on a teacher's decisions; the loss and the share of them whose
     highest Q was the teacher's action (before the step: each batch is new to the network)."""
-    counts = torch.from_numpy(batch.counts).long()
+    device = _device(network)
+    counts = torch.from_numpy(batch.counts).long().to(device)
     owner = owners(counts)
-    context = {name: torch.from_numpy(value).float() for name, value in batch.context.items()}
-    q = network.score(torch.from_numpy(batch.state).float(), torch.from_numpy(batch.actions).float(), owner=owner,
-                      **context)
+    context = {name: _tensor(value, device) for name, value in batch.context.items()}
+    q = network.score(_tensor(batch.state, device), _tensor(batch.actions, device), owner=owner, **context)
     log_policy = log_softmax_by_decision(q / config.imitation_temperature, owner, len(batch))
-    chosen = first_rows(counts) + torch.from_numpy(batch.chosen).long()
-    best = torch.full((len(batch),), -torch.inf).scatter_reduce(0, owner, q.detach(), "amax")
+    chosen = first_rows(counts) + torch.from_numpy(batch.chosen).long().to(device)
+    best = q.new_full((len(batch),), -torch.inf).scatter_reduce(0, owner, q.detach(), "amax")
     agree = (q.detach()[chosen] >= best).float().mean().item()
-    value = ((q[chosen] - torch.from_numpy(batch.target)) ** 2).mean()
+    value = ((q[chosen] - _tensor(batch.target, device)) ** 2).mean()
     return _step(network, optimizer, value - log_policy[chosen].mean(), config), agree
+
+
+def _device(network: torch.nn.Module) -> torch.device:
+    return next(network.parameters()).device
+
+
+def _tensor(array: Any, device: torch.device) -> torch.Tensor:
+    """A batch's int8 or float array as float32 on the learner's device."""
+    return torch.from_numpy(array).to(device).float()
 
 
 def _step(network: torch.nn.Module, optimizer: torch.optim.Optimizer, loss: torch.Tensor, config: DMCConfig) -> float:
@@ -169,6 +185,8 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
                  buffers: dict[str, Samples | None], imitating: dict[str, Imitation | None]) -> None:
         super().__init__(config, progress)
         self.models = models
+        for network in models.networks.values():
+            network.to(torch_device(config.device))
         self.optimizers = {role: make_optimizer(network, config) for role, network in models.networks.items()}
         self.buffers, self.imitating = buffers, imitating
         torch.manual_seed(config.seed + progress.steps)

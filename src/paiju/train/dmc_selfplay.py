@@ -122,7 +122,7 @@ class Step:
 
 
 def weights_of(models: DMCModels) -> Weights:
-    return {role: {name: value.detach().numpy().copy() for name, value in network.state_dict().items()}
+    return {role: {name: value.detach().cpu().numpy().copy() for name, value in network.state_dict().items()}
             for role, network in models.networks.items()}
 
 
@@ -131,7 +131,7 @@ class SelfPlayWorker:
 
     def __init__(self, game: str, objective: Objective, model: ModelConfig, epsilon: float, seed: int) -> None:
         torch.set_num_threads(1)
-        self.adapter = adapter_for(game)
+        self.adapter = adapter_for(game, model.features)
         self.game = load_game(game)
         self.rules = self.adapter.selfplay_rules()
         self.objective = objective

@@ -383,6 +383,19 @@ def actor_seeds(config: RunSettings) -> list[int]:
     return [derive_seed(config.seed, "actor", worker) for worker in range(config.actors)]
 
 
+def torch_device(name: str) -> Any:
+    """The learner's ``torch.device``: ``cpu``, ``cuda``, or ``auto`` (cuda where one is available)."""
+    import torch
+
+    if name == "auto":
+        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
+    if name == "cuda" and not torch.cuda.is_available():
+        raise PaijuError("--device cuda: no CUDA device is available here (use cpu or auto)")
+    if name not in ("cpu", "cuda"):
+        raise PaijuError(f"device must be cpu, cuda or auto, got {name!r}")
+    return torch.device(name)
+
+
 def optimizer_states(optimizers: dict[str, Any]) -> dict[str, Any]:
     """Each role's optimizer state, for a checkpoint."""
     return {role: optimizer.state_dict() for role, optimizer in optimizers.items()}
@@ -593,5 +606,6 @@ __all__ = [
     "run_class",
     "run_training",
     "share",
+    "torch_device",
     "training_loop",
 ]

@@ -8,15 +8,15 @@ import torch
 
 def log_softmax_by_decision(logits: torch.Tensor, owner: torch.Tensor, decisions: int) -> torch.Tensor:
     """Log-softmax of each decision's candidates (``owner[i]`` the decision of row ``i``)."""
-    top = torch.full((decisions,), -torch.inf).scatter_reduce(0, owner, logits.detach(), "amax")
+    top = logits.new_full((decisions,), -torch.inf).scatter_reduce(0, owner, logits.detach(), "amax")
     shifted = logits - top[owner]
-    total = torch.zeros(decisions).index_add(0, owner, shifted.exp())
+    total = logits.new_zeros(decisions).index_add(0, owner, shifted.exp())
     return shifted - total.log()[owner]
 
 
 def owners(counts: torch.Tensor) -> torch.Tensor:
     """``owner`` of rows grouped by decision, decision ``k`` having ``counts[k]`` rows."""
-    return torch.repeat_interleave(torch.arange(len(counts)), counts)
+    return torch.repeat_interleave(torch.arange(len(counts), device=counts.device), counts)
 
 
 def first_rows(counts: torch.Tensor) -> torch.Tensor:

@@ -53,7 +53,7 @@ from paiju.agents.model_files import MODEL_FILE
 from paiju.core.errors import PaijuError
 from paiju.eval.parallel import map_units
 from paiju.records.corpus import CorpusReader
-from paiju.train.loop import Progress, Run, RunSettings, TrainingLoop, TrainResult, run_training
+from paiju.train.loop import Progress, Run, RunSettings, TrainingLoop, TrainResult, run_training, torch_device
 from paiju.train.sl_data import FileSamples, Samples, file_samples, unpack_bits
 
 ACCURACY_FILE = "accuracy.csv"
@@ -92,16 +92,6 @@ class SLConfig(RunSettings, trainer="sl", games=("doudizhu",), bound="epochs",
 class SLProgress(Progress):
     samples: int = 0
     """Policy samples trained on (and as many kicker samples)."""
-
-
-def torch_device(name: str) -> torch.device:
-    if name == "auto":
-        return torch.device("cuda" if torch.cuda.is_available() else "cpu")
-    if name == "cuda" and not torch.cuda.is_available():
-        raise PaijuError("--device cuda: no CUDA device is available here (use cpu or auto)")
-    if name not in ("cpu", "cuda"):
-        raise PaijuError(f"device must be cpu, cuda or auto, got {name!r}")
-    return torch.device(name)
 
 
 # 1. Data -----------------------------------------------------------------------------------------------------

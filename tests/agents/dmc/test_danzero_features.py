@@ -82,6 +82,30 @@ def test_leading_and_a_finished_partner():
     assert state[390 + 28] == 1  # the partner holds no cards
 
 
+def test_plus_adds_who_played_the_play_to_beat():
+    assert (F.PLUS_STATE_SIZE, F.PLUS_ACTION_SIZE, F.PLUS_INPUT_SIZE) == (516, 174, 690)
+    observation = observe(HAND, **POSITION)
+    state, _ = F.encode_plus(observation, [PASS])
+    assert np.array_equal(state[:513], F.encode_state(observation))
+    assert state[513:].tolist() == [0, 0, 1]  # the ace is the previous player's (seat 0)
+    by_partner = dict(POSITION, history=HISTORY[:-1], greater=HISTORY[-2])
+    assert F.encode_plus(observe(HAND, **by_partner), [PASS])[0][513:].tolist() == [0, 1, 0]
+    assert not F.encode_plus(observe(HAND, history=HISTORY[:2]), [PASS])[0][513:].any()
+
+
+def test_plus_adds_the_hand_each_action_leaves_by_rank():
+    triple = play("Trips", "9", "C9 C9 D9")
+    _, actions = F.encode_plus(observe(HAND, **POSITION), [PASS, triple])
+    assert actions.shape == (2, 174)
+    assert np.array_equal(actions[:, :54], F.encode_actions([PASS, triple]))
+    left = actions[:, 54:].reshape(2, 15, 8)
+    nine, seven, red_joker = 7, 5, 14
+    assert left[0, nine].tolist() == [1, 1, 1, 0, 0, 0, 0, 0]  # passing keeps the three 9s
+    assert not left[1, nine].any()
+    assert left[1, seven].tolist() == [1, 0, 0, 0, 0, 0, 0, 0] and left[1, red_joker, 0] == 1
+    assert left[1].sum() == 7  # ten cards less three: one of each rank left, each counted once
+
+
 def test_partner_pass_is_zero():
     history = (*HISTORY[:3], (3, PASS))
     state = F.encode_state(observe(HAND, history=history, greater=history[2]))

@@ -67,7 +67,8 @@ def test_model_files_round_trip(tmp_path: Path, half: bool) -> None:
     models.meta = {"frames": 123}
     save_models(models, tmp_path / "m.pt", half=half)
     loaded = load_models(tmp_path / "m.pt")
-    assert (loaded.game, loaded.objective, loaded.config, loaded.meta) == ("doudizhu", "wp", SMALL, {"frames": 123})
+    expected = ModelConfig(hidden=SMALL.hidden, lstm=SMALL.lstm, features="paper")
+    assert (loaded.game, loaded.objective, loaded.config, loaded.meta) == ("doudizhu", "wp", expected, {"frames": 123})
     for role, network in models.networks.items():
         for (name, value), other in zip(network.state_dict().items(), loaded.networks[role].state_dict().values(),
                                         strict=True):

@@ -10,8 +10,9 @@ are small integers (card counts, one-hots, -1 flags), so samples travel and are 
   the landlord, no bidding); bids are made by the ``rules`` player's bid module. Return of every step of a
   seat: the objective ``wp`` gives +1 / -1 for a win / loss, ``adp`` the seat's payoff (landlord ±2, peasant
   ±1, doubled per bomb or rocket: paiju's research scoring).
-- **GuanDan** (DanZero): one network shared by all seats, on the 513 + 54 features
-  (``paiju.agents.dmc.danzero_features``); tribute and return are decided by the ``rules`` player's heuristics
+- **GuanDan** (DanZero): one network shared by all seats, on the 513 + 54 features of the paper (``paper``) or,
+  by default, on those and paiju's two blocks, who played the play to beat and the hand each action leaves
+  (``plus``: 516 + 174; ``paiju.agents.dmc.danzero_features``); tribute and return are decided by the ``rules`` player's heuristics
   (DanZero does the same). Return of a step (spec "DanZero", reward): its round's result for the player's
   team (+3 / +2 / +1 for the winners of 1st & 2nd / 1st & 3rd / 1st & 4th, negated for the losers), plus +1 / -1
   for the game's winners / losers on the steps of the round that ends the game (our reading of "at the game's
@@ -70,6 +71,8 @@ class DMCAdapter(ABC):
 
     game: ClassVar[str]
     roles: ClassVar[tuple[str, ...]]
+    features: str
+    """The encoder's name (``FEATURES``)."""
     """The networks, by name (a role's decisions all go to the same network)."""
 
     @abstractmethod
@@ -100,6 +103,7 @@ class DMCAdapter(ABC):
 class DouDizhuAdapter(DMCAdapter):
     game = "doudizhu"
     roles = ("landlord", "down", "up")
+    features = "paper"
 
     def role(self, observation: Any) -> str | None:
         return observation.position if observation.phase == "play" else None
@@ -128,14 +132,20 @@ class GuanDanAdapter(DMCAdapter):
     game = "guandan"
     roles = ("player",)
 
+    def __init__(self, features: str) -> None:
+        self.features = features
+
     def role(self, observation: Any) -> str | None:
         return "player" if observation.phase == "play" else None
 
     def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
+        if self.features == "plus":
+            return Decision(*guandan_features.encode_plus(observation, legal))
         return Decision(guandan_features.encode_state(observation), guandan_features.encode_actions(legal))
 
     def network(self, role: str, config: ModelConfig) -> nn.Module:
-        return FeatureQNet(guandan_features.INPUT_SIZE, config)
+        size = guandan_features.PLUS_INPUT_SIZE if self.features == "plus" else guandan_features.INPUT_SIZE
+        return FeatureQNet(size, config)
 
     def fallback(self, seed: int) -> Agent:
         return GuanDanRulesAgent(seed)
@@ -152,15 +162,22 @@ class GuanDanAdapter(DMCAdapter):
         return value
 
 
-ADAPTERS: dict[str, DMCAdapter] = {adapter.game: adapter for adapter in (DouDizhuAdapter(), GuanDanAdapter())}
+FEATURES: dict[str, tuple[str, ...]] = {"doudizhu": ("paper",), "guandan": ("plus", "paper")}
+"""Each game's encoders, its default first."""
+ADAPTERS: dict[tuple[str, str], DMCAdapter] = {
+    ("doudizhu", "paper"): DouDizhuAdapter(),
+    **{("guandan", features): GuanDanAdapter(features) for features in FEATURES["guandan"]},
+}
+GAMES = tuple(FEATURES)
 
 
-def adapter_for(game: str) -> DMCAdapter:
-    """The DMC adapter of ``game`` (DouDizhu, GuanDan)."""
-    try:
-        return ADAPTERS[game]
-    except KeyError:
-        raise PaijuError(f"Deep Monte-Carlo has no encoder for {game!r}; it trains on: {', '.join(ADAPTERS)}") from None
+def adapter_for(game: str, features: str = "") -> DMCAdapter:
+    """The DMC adapter of ``game`` (DouDizhu, GuanDan) reading ``features`` (empty: the game's default)."""
+    if game not in FEATURES:
+        raise PaijuError(f"Deep Monte-Carlo has no encoder for {game!r}; it trains on: {', '.join(GAMES)}")
+    if features and features not in FEATURES[game]:
+        raise PaijuError(f"{game} DMC features must be one of {', '.join(FEATURES[game])}, got {features!r}")
+    return ADAPTERS[game, features or FEATURES[game][0]]
 
 
-__all__ = ["ADAPTERS", "DMCAdapter", "Decision", "DouDizhuAdapter", "GuanDanAdapter", "Objective", "adapter_for"]
+__all__ = ["ADAPTERS", "FEATURES", "GAMES", "DMCAdapter", "Decision", "DouDizhuAdapter", "GuanDanAdapter", "Objective", "adapter_for"]

@@ -19,6 +19,23 @@ offset   size  feature
 513      54    (action) the action's cards: a play's cards, a tribute or back gift's one card
 =======  ====  =================================================================================
 
+paiju adds two blocks, ``danzero-plus`` (``encode_plus``; the paper's 567 alone are ``danzero``):
+
+=======  ====  =================================================================================
+offset   size  feature
+=======  ====  =================================================================================
+513      3     who played the play to beat: the next player, the partner, the previous player
+               (zeros when leading)
+516      54    (action) the action's cards, as above
+570      120   (action) the hand the action leaves, by rank (2..A, small joker, big joker): count >= k
+               for k = 1..8
+=======  ====  =================================================================================
+
+Both are what the competition's rule bots decide by — whether the play to beat is the partner's, and what
+is left to play after a move — and neither is a linear function of the paper's features (the first is the
+equality of two 54-vectors, the second a threshold of the hand less the action). With them a network
+imitating the ``rules`` player agrees with it on 4 to 8 points more held-out decisions (BENCHMARKS.md).
+
 The paper lists the same blocks in another order with the wild-card flags last; this order is that of
 the DanZero authors' client, which puts the flags after the hand. ``encode`` repeats the state for each
 legal action and appends the action: one row per action for Q(state, action), as Deep Monte-Carlo scores
@@ -59,6 +76,14 @@ CARDS_LEFT = PLAYED + 3 * CARD_SET_SIZE
 LEVELS = CARDS_LEFT + 3 * (MAX_CARDS_LEFT + 1)
 """Own level, the other team's level, the level played, 13 each (one-hot)."""
 assert LEVELS + 3 * NUM_RANKS == STATE_SIZE
+
+WHO_SIZE = 3
+RANK_LEVELS = 8
+"""Two decks hold at most 8 cards of a rank."""
+HAND_AFTER_SIZE = (NUM_RANKS + 2) * RANK_LEVELS
+PLUS_STATE_SIZE = STATE_SIZE + WHO_SIZE
+PLUS_ACTION_SIZE = ACTION_SIZE + HAND_AFTER_SIZE
+PLUS_INPUT_SIZE = PLUS_STATE_SIZE + PLUS_ACTION_SIZE
 
 _FULL_DECKS = sum(2 * unit for unit in UNIT)
 """Both decks as a packed set: two of each card."""
@@ -172,6 +197,29 @@ def encode_state(observation: GuanDanObservation) -> np.ndarray:
     for block, level in enumerate((obs.self_level, obs.oppo_level, obs.level)):
         state[LEVELS + block * NUM_RANKS + level] = 1.0
     return state
+
+
+def rank_counts(vectors: np.ndarray) -> np.ndarray:
+    """``(n, 54)`` card vectors -> ``(n, 15)`` cards per rank (2..A, small joker, big joker)."""
+    return np.concatenate([vectors[:, :4 * NUM_RANKS].reshape(len(vectors), NUM_RANKS, 4).sum(axis=2),
+                           vectors[:, 4 * NUM_RANKS:]], axis=1)
+
+
+_LEVELS = np.arange(1, RANK_LEVELS + 1, dtype=np.float32)
+
+
+def encode_plus(observation: GuanDanObservation, legal: Sequence[Any]) -> tuple[np.ndarray, np.ndarray]:
+    """The ``danzero-plus`` features: the ``(516,)`` state and the ``(n, 174)`` actions (module docstring)."""
+    state = np.zeros(PLUS_STATE_SIZE, dtype=np.float32)
+    state[:STATE_SIZE] = encode_state(observation)
+    if observation.greater is not None:
+        state[STATE_SIZE + (observation.greater[0] - observation.seat) % 4 - 1] = 1.0
+    cards = encode_actions(legal)
+    left = rank_counts(state[None, HAND:HAND + CARD_SET_SIZE]) - rank_counts(cards)
+    actions = np.empty((len(legal), PLUS_ACTION_SIZE), dtype=np.float32)
+    actions[:, :ACTION_SIZE] = cards
+    actions[:, ACTION_SIZE:] = (left[:, :, None] >= _LEVELS).reshape(len(legal), HAND_AFTER_SIZE)
+    return state, actions
 
 
 def encode(observation: GuanDanObservation, legal: Sequence[Any]) -> np.ndarray:

@@ -28,23 +28,30 @@ HISTORY_ROW = 162
 
 @dataclass(frozen=True, slots=True)
 class ModelConfig:
-    """Network sizes: ``hidden`` MLP widths; ``lstm`` the history summary's size (DouDizhu only)."""
+    """Network sizes: ``hidden`` MLP widths; ``lstm`` the history summary's size (DouDizhu only); ``features``
+    the encoder the network reads (``paiju.agents.dmc.adapters.FEATURES``; empty: the game's default)."""
 
     hidden: tuple[int, ...] = (256, 256, 256)
     lstm: int = 64
+    features: str = ""
 
     def to_json(self) -> dict[str, object]:
-        return {"hidden": list(self.hidden), "lstm": self.lstm}
+        return {"hidden": list(self.hidden), "lstm": self.lstm, "features": self.features}
 
     @classmethod
     def from_json(cls, value: dict[str, object]) -> ModelConfig:
+        """Sizes from a model file; a file that names no features predates the choice and holds a network of
+        the paper's (``paper``)."""
         hidden = value.get("hidden", list(cls().hidden))
         lstm = value.get("lstm", cls().lstm)
+        features = value.get("features", "paper")
         if not isinstance(hidden, list) or not hidden or not all(isinstance(h, int) and h > 0 for h in hidden):
             raise ValueError(f"model 'hidden' must be a non-empty list of positive integers, got {hidden!r}")
         if not isinstance(lstm, int) or lstm <= 0:
             raise ValueError(f"model 'lstm' must be a positive integer, got {lstm!r}")
-        return cls(hidden=tuple(hidden), lstm=lstm)
+        if not isinstance(features, str):
+            raise ValueError(f"model 'features' must be a name, got {features!r}")
+        return cls(hidden=tuple(hidden), lstm=lstm, features=features)
 
 
 def score_actions(mlp: nn.Sequential, shared: torch.Tensor, actions: torch.Tensor,

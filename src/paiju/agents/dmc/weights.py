@@ -9,7 +9,7 @@ as float32. Files are read and written by ``paiju.agents.model_files``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -37,12 +37,14 @@ class DMCModels:
 
     @property
     def adapter(self) -> DMCAdapter:
-        return adapter_for(self.game)
+        return adapter_for(self.game, self.config.features)
 
     @classmethod
     def fresh(cls, game: str, objective: Objective, config: ModelConfig, seed: int) -> DMCModels:
-        """Newly initialized networks (``seed`` fixes the initial weights)."""
-        adapter = adapter_for(game)
+        """Newly initialized networks (``seed`` fixes the initial weights); ``config.features`` is resolved to
+        the name of the encoder they read."""
+        adapter = adapter_for(game, config.features)
+        config = replace(config, features=adapter.features)
         with torch.random.fork_rng():
             torch.manual_seed(seed)
             networks = {role: adapter.network(role, config) for role in adapter.roles}
@@ -50,7 +52,7 @@ class DMCModels:
 
     def to_dict(self, half: bool = False) -> dict[str, Any]:
         def tensors(network: nn.Module) -> dict[str, torch.Tensor]:
-            return {name: (value.half() if half else value).detach().clone()
+            return {name: (value.half() if half else value).detach().cpu().clone()
                     for name, value in network.state_dict().items()}
 
         return {"format": FORMAT, "game": self.game, "objective": self.objective, "model": self.config.to_json(),
@@ -66,7 +68,7 @@ class DMCModels:
             for role, network in models.networks.items():
                 state = {name: value.float() for name, value in data["networks"][role].items()}
                 network.load_state_dict(state)
-        except (KeyError, ValueError, RuntimeError, TypeError) as error:
+        except (KeyError, ValueError, RuntimeError, TypeError, PaijuError) as error:
             raise PaijuError(f"{source}: damaged DMC model file: {error}") from None
         models.meta = dict(data.get("meta", {}))
         return models
