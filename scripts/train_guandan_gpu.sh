@@ -12,6 +12,9 @@
 #   OUT=/somewhere scripts/train_guandan_gpu.sh
 #   OUT=/somewhere INIT=src/paiju/agents/dmc/weights/guandan.pt scripts/train_guandan_gpu.sh
 #
+# Measured on 16 cores and an H100 (BENCHMARKS.md): building the engines about 2.5 minutes, each stage about 15
+# seconds beyond its minutes (starting the actors, the last checkpoint), so the defaults end near 9 minutes.
+#
 # $OUT receives each stage's networks and log (warm.pt, warm-log.csv, selfplay.pt, selfplay-log.csv); the run
 # folders themselves (with checkpoints) stay in $RUNS. Evaluate a result on any machine, e.g.
 # `paiju eval guandan dmc:$OUT/selfplay.pt rules --games 400 --rounds 1`, and ship it with `paiju train export`.
@@ -20,8 +23,8 @@ set -euo pipefail
 OUT=${OUT:?set OUT to the folder that receives the networks}
 RUNS=${RUNS:-/tmp/paiju-gpu-runs}
 ACTORS=${ACTORS:-15}
-WARM_MINUTES=${WARM_MINUTES:-4}
-SELFPLAY_MINUTES=${SELFPLAY_MINUTES:-3}
+WARM_MINUTES=${WARM_MINUTES:-3.5}
+SELFPLAY_MINUTES=${SELFPLAY_MINUTES:-2.5}
 DEVICE=${DEVICE:-cuda}
 SEED=${SEED:-1}
 INIT=${INIT:-}

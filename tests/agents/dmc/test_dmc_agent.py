@@ -86,6 +86,26 @@ def test_bad_model_files_are_refused_by_name(tmp_path: Path) -> None:
         load_models(tmp_path / "other.pt")
 
 
+def test_a_file_naming_no_features_holds_the_papers_network_and_unknown_features_are_refused(tmp_path: Path) -> None:
+    data = DMCModels.fresh("guandan", "adp", ModelConfig(hidden=(8,), features="paper"), seed=1).to_dict()
+    del data["model"]["features"]  # files written before the encoder was a choice
+    torch.save(data, tmp_path / "old.pt")
+    old = load_models(tmp_path / "old.pt")
+    assert old.config.features == old.adapter.features == "paper"
+    final = play_game(load_game("guandan"), [make_agent(f"dmc:{tmp_path / 'old.pt'}", "guandan", seat)
+                                             for seat in range(4)], seed=2, rules=GuanDanRules(rounds=1))
+    assert final.is_terminal()
+    data["model"]["features"] = "fancy"
+    torch.save(data, tmp_path / "bad.pt")
+    with pytest.raises(PaijuError, match=r"bad\.pt: .*features must be one of plus, paper, got 'fancy'"):
+        load_models(tmp_path / "bad.pt")
+    data["model"]["features"] = "plus"  # a paper-sized network declared as plus
+    torch.save(data, tmp_path / "mixed.pt")
+    with pytest.raises(PaijuError, match=r"mixed\.pt: the player network of plus features has mlp\.0\.weight of "
+                                         r"shape \(8, 690\); the file holds \(8, 567\)"):
+        load_models(tmp_path / "mixed.pt")
+
+
 def test_networks_of_another_game_are_refused(model_files: dict[str, Path]) -> None:
     with pytest.raises(PaijuError, match="guandan networks, not doudizhu"):
         make_agent(f"dmc:{model_files['guandan']}", "doudizhu")

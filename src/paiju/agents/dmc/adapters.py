@@ -10,13 +10,13 @@ are small integers (card counts, one-hots, -1 flags), so samples travel and are 
   the landlord, no bidding); bids are made by the ``rules`` player's bid module. Return of every step of a
   seat: the objective ``wp`` gives +1 / -1 for a win / loss, ``adp`` the seat's payoff (landlord ±2, peasant
   ±1, doubled per bomb or rocket: paiju's research scoring).
-- **GuanDan** (DanZero): one network shared by all seats, on the 513 + 54 features of the paper (``paper``) or,
-  by default, on those and paiju's two blocks, who played the play to beat and the hand each action leaves
-  (``plus``: 516 + 174; ``paiju.agents.dmc.danzero_features``); tribute and return are decided by the ``rules`` player's heuristics
-  (DanZero does the same). Return of a step (spec "DanZero", reward): its round's result for the player's
-  team (+3 / +2 / +1 for the winners of 1st & 2nd / 1st & 3rd / 1st & 4th, negated for the losers), plus +1 / -1
-  for the game's winners / losers on the steps of the round that ends the game (our reading of "at the game's
-  end every step also gets ±1": the steps of the final round, whose play decides the game).
+- **GuanDan** (DanZero): one network shared by all seats, on the 513 + 54 features of the paper (``paper``) or, by
+  default, on those and paiju's two blocks, who played the play to beat and the hand each action leaves (``plus``:
+  516 + 174; ``paiju.agents.dmc.danzero_features``); tribute and return are decided by the ``rules`` player's
+  heuristics (DanZero does the same). Return of a step (spec "DanZero", reward): its round's result for the player's
+  team (+3 / +2 / +1 for the winners of 1st & 2nd / 1st & 3rd / 1st & 4th, negated for the losers), plus +1 / -1 for
+  the game's winners / losers on the steps of the round that ends the game (our reading of "at the game's end every
+  step also gets ±1": the steps of the final round, whose play decides the game).
 """
 
 from __future__ import annotations
@@ -180,4 +180,5 @@ def adapter_for(game: str, features: str = "") -> DMCAdapter:
     return ADAPTERS[game, features or FEATURES[game][0]]
 
 
-__all__ = ["ADAPTERS", "FEATURES", "GAMES", "DMCAdapter", "Decision", "DouDizhuAdapter", "GuanDanAdapter", "Objective", "adapter_for"]
+__all__ = ["ADAPTERS", "FEATURES", "GAMES", "DMCAdapter", "Decision", "DouDizhuAdapter", "GuanDanAdapter", "Objective",
+           "adapter_for"]

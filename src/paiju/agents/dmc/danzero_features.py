@@ -34,7 +34,8 @@ offset   size  feature
 Both are what the competition's rule bots decide by — whether the play to beat is the partner's, and what
 is left to play after a move — and neither is a linear function of the paper's features (the first is the
 equality of two 54-vectors, the second a threshold of the hand less the action). With them a network
-imitating the ``rules`` player agrees with it on 4 to 8 points more held-out decisions (BENCHMARKS.md).
+imitating the ``rules`` player agrees with it on more held-out decisions (``benchmarks/guandan_features.py``;
+BENCHMARKS.md).
 
 The paper lists the same blocks in another order with the wild-card flags last; this order is that of
 the DanZero authors' client, which puts the flags after the hand. ``encode`` repeats the state for each

@@ -65,13 +65,26 @@ class DMCModels:
             raise PaijuError(f"{source} is not a paiju DMC model file (format {FORMAT!r})")
         try:
             models = cls.fresh(data["game"], data["objective"], ModelConfig.from_json(data["model"]), seed=0)
-            for role, network in models.networks.items():
-                state = {name: value.float() for name, value in data["networks"][role].items()}
-                network.load_state_dict(state)
-        except (KeyError, ValueError, RuntimeError, TypeError, PaijuError) as error:
+            states = {role: {name: value.float() for name, value in data["networks"][role].items()}
+                      for role in models.networks}
+        except (KeyError, ValueError, AttributeError, TypeError, PaijuError) as error:
             raise PaijuError(f"{source}: damaged DMC model file: {error}") from None
+        for role, network in models.networks.items():
+            _require_shapes(network, states[role], f"{source}: the {role} network of {models.config.features} features")
+            try:
+                network.load_state_dict(states[role])
+            except RuntimeError as error:
+                raise PaijuError(f"{source}: damaged DMC model file: {error}") from None
         models.meta = dict(data.get("meta", {}))
         return models
+
+
+def _require_shapes(network: nn.Module, state: dict[str, torch.Tensor], what: str) -> None:
+    """``PaijuError`` naming ``what`` when a stored tensor's shape is not the network's (another feature size)."""
+    for name, expected in network.state_dict().items():
+        if name in state and state[name].shape != expected.shape:
+            raise PaijuError(f"{what} has {name} of shape {tuple(expected.shape)}; the file holds "
+                             f"{tuple(state[name].shape)}")
 
 
 def save_models(models: DMCModels, path: Path, half: bool = False) -> None:

@@ -1,0 +1,24 @@
+"""The GPU machine's training script runs end to end on CPUs in miniature: both stages, both networks out."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from paiju.agents.dmc.weights import load_models
+
+SCRIPT = Path(__file__).parents[2] / "scripts" / "train_guandan_gpu.sh"
+
+
+def test_the_gpu_script_writes_both_stages_networks(tmp_path: Path) -> None:
+    environment = {**os.environ, "OUT": str(tmp_path / "out"), "RUNS": str(tmp_path / "runs"), "ACTORS": "1",
+                   "WARM_MINUTES": "0.05", "SELFPLAY_MINUTES": "0.05", "DEVICE": "cpu", "PYTHON": sys.executable}
+    done = subprocess.run(["bash", str(SCRIPT)], cwd=SCRIPT.parents[1], env=environment, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = tmp_path / "out"
+    assert sorted(path.name for path in out.iterdir()) == ["selfplay-log.csv", "selfplay.pt", "warm-log.csv",
+                                                           "warm.pt"]
+    warm, selfplay = load_models(out / "warm.pt"), load_models(out / "selfplay.pt")
+    assert warm.meta["teacher"] == "rules" and warm.config.features == "plus"
+    assert selfplay.meta["config"]["init"] == str(tmp_path / "runs" / "warm" / "model.pt")
