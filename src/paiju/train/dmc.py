@@ -28,8 +28,9 @@ The learner consumes chunks in a fixed round-robin order (``paiju.train.loop.Chu
 with the weights of the moment chunk ``k − actors`` was consumed, so a run is reproducible from its seed whatever
 the machine's timing (same actors count, same torch threads).
 The checkpoint also keeps the samples not yet trained on. ``--init`` starts from a model file's networks (a
-warm start, or an earlier run's). The run's loop, logs, checkpoints and evaluation are
-the shared runtime's (``paiju.train.loop``).
+warm start, or an earlier run's; its sizes and features replace the settings'). ``device`` puts the learner on a
+GPU (``cuda``); the actors play on CPUs, their weights copied from the learner's. The run's loop, logs,
+checkpoints and evaluation are the shared runtime's (``paiju.train.loop``).
 """
 
 from __future__ import annotations
