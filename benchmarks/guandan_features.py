@@ -32,7 +32,7 @@ from paiju.agents.dmc import danzero_features as F
 from paiju.agents.dmc.models import FeatureQNet, ModelConfig
 from paiju.train.dmc import DMCConfig, imitate, make_optimizer
 from paiju.train.dmc_selfplay import Imitation, SelfPlayWorker
-from paiju.train.segments import first_rows, owners
+from paiju.train.segments import first_rows, owners, top1_agreement
 
 VARIANTS = {"paper": (F.STATE_SIZE, F.ACTION_SIZE), "paper+who": (F.PLUS_STATE_SIZE, F.ACTION_SIZE),
             "plus": (F.PLUS_STATE_SIZE, F.PLUS_ACTION_SIZE)}
@@ -68,8 +68,7 @@ def agreement(network: FeatureQNet, data: Imitation) -> float:
         counts = torch.from_numpy(data.counts).long()
         owner = owners(counts)
         q = network.score(torch.from_numpy(data.state).float(), torch.from_numpy(data.actions).float(), owner=owner)
-        best = torch.full((len(counts),), -torch.inf).scatter_reduce(0, owner, q, "amax")
-        return (q[first_rows(counts) + torch.from_numpy(data.chosen).long()] >= best).float().mean().item()
+        return top1_agreement(q, owner, first_rows(counts) + torch.from_numpy(data.chosen).long())
 
 
 def run_variant(data: Imitation, held: int, args: argparse.Namespace, config: DMCConfig) -> dict[str, object]:

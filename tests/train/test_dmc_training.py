@@ -185,3 +185,17 @@ def test_init_starts_from_a_model_of_the_runs_game_and_names_what_another_holds(
     save_models(DMCModels.fresh("doudizhu", "adp", ModelConfig(hidden=(8,), lstm=4), seed=5), tmp_path / "ddz.pt")
     with pytest.raises(PaijuError, match=r"ddz.pt holds doudizhu networks, not guandan"):
         DMCRun.create(tiny("guandan", tmp_path / "other", init=str(tmp_path / "ddz.pt")))
+
+
+def test_features_and_device_are_checked_and_the_features_stored_by_name(tmp_path: Path) -> None:
+    assert tiny("guandan", tmp_path / "a").model.features == "plus"  # the game's default, named
+    assert tiny("guandan", tmp_path / "b", model=ModelConfig(features="paper")).model.features == "paper"
+    assert tiny("doudizhu", tmp_path / "c").model.features == "paper"
+    with pytest.raises(PaijuError, match="doudizhu DMC features must be one of paper, got 'plus'"):
+        tiny("doudizhu", tmp_path / "d", model=ModelConfig(features="plus"))
+    with pytest.raises(PaijuError, match="device must be cpu, cuda or auto, got 'tpu'"):
+        tiny("guandan", tmp_path / "e", device="tpu")
+    if not torch.cuda.is_available():
+        with pytest.raises(PaijuError, match="no CUDA device is available"):
+            tiny("guandan", tmp_path / "f", device="cuda")
+    assert tiny("guandan", tmp_path / "g", device="auto").device == "auto"

@@ -62,7 +62,7 @@ from paiju.train.loop import (
     run_training,
     torch_device,
 )
-from paiju.train.segments import first_rows, log_softmax_by_decision, owners
+from paiju.train.segments import first_rows, log_softmax_by_decision, owners, top1_agreement
 
 LEARNING_RATES = {"doudizhu": 1e-4, "guandan": 1e-3}
 CLIP_LAMBDAS: dict[str, float | None] = {"doudizhu": None, "guandan": 0.65}
@@ -149,8 +149,7 @@ def imitate(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: I
     q = network.score(_tensor(batch.state, device), _tensor(batch.actions, device), owner=owner, **context)
     log_policy = log_softmax_by_decision(q / config.imitation_temperature, owner, len(batch))
     chosen = first_rows(counts) + torch.from_numpy(batch.chosen).long().to(device)
-    best = q.new_full((len(batch),), -torch.inf).scatter_reduce(0, owner, q.detach(), "amax")
-    agree = (q.detach()[chosen] >= best).float().mean().item()
+    agree = top1_agreement(q, owner, chosen)
     value = ((q[chosen] - _tensor(batch.target, device)) ** 2).mean()
     return _step(network, optimizer, value - log_policy[chosen].mean(), config), agree
 

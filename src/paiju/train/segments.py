@@ -24,4 +24,10 @@ def first_rows(counts: torch.Tensor) -> torch.Tensor:
     return torch.cumsum(counts, 0) - counts
 
 
-__all__ = ["first_rows", "log_softmax_by_decision", "owners"]
+def top1_agreement(scores: torch.Tensor, owner: torch.Tensor, chosen: torch.Tensor) -> float:
+    """Share of decisions whose highest score is at row ``chosen[k]`` (ties count as agreement)."""
+    best = scores.new_full((len(chosen),), -torch.inf).scatter_reduce(0, owner, scores.detach(), "amax")
+    return (scores.detach()[chosen] >= best).float().mean().item()
+
+
+__all__ = ["first_rows", "log_softmax_by_decision", "owners", "top1_agreement"]
