@@ -11,11 +11,11 @@ from typing import Any
 from paiju.agents import AgentFactory, make_agent
 from paiju.agents.search.budget import Budget
 from paiju.agents.search.ismcts import Ismcts
-from paiju.agents.search.options import SearchOptions, parse_options
+from paiju.agents.search.options import SearchOptions, check_policy, parse_options
 from paiju.agents.search.pimc import pimc, ranked_estimates
 from paiju.agents.search.prior import ranked
 from paiju.agents.search.profiles import PROFILES, GameProfile
-from paiju.agents.search.rollout import Rollout
+from paiju.agents.search.rollout import Leaf, Rollout
 from paiju.agents.search.worlds import Belief, Worlds
 from paiju.core.agent import Agent, ScoredAction
 from paiju.core.errors import PaijuError
@@ -85,13 +85,16 @@ class SearchAgent(Agent):
         prior = self._agent(options.policy, rng.getrandbits(63), observation.seat)
         rollout_agents = [self._agent(options.rollout, rng.getrandbits(63), seat) for seat in seats]
         model = [self._agent(options.policy, rng.getrandbits(63), seat) for seat in seats] if options.belief else []
+        leaf_agents = [self._agent(options.leaf, rng.getrandbits(63), seat) for seat in seats] if options.leaf else []
         try:
             scored = ranked(prior.explain(observation, legal), legal)
             candidates = scored[: options.top]
             belief = Belief(model, options.temperature, options.belief) if model else None
             worlds = Worlds(self.game, observation, options.worlds, random.Random(rng.getrandbits(63)), belief)
+            leaf = Leaf(leaf_agents, options.depth, self.profile.leaf_sign, self.profile.searched_phases) \
+                if leaf_agents and self.profile.leaf_sign is not None else None
             rollout = Rollout(rollout_agents, observation.seat, self.profile.deal_value, self.profile.exact,
-                              self.profile.size, options.solve)
+                              self.profile.size, options.solve, leaf)
             if options.algo == "pimc":
                 estimates = pimc([entry.action for entry in candidates], worlds, rollout, budget)
                 searched = [ScoredAction(estimate.action, estimate.mean)
@@ -102,7 +105,7 @@ class SearchAgent(Agent):
                 searched = tree.search(worlds, budget, rng)
         finally:
             self.simulations = budget.spent
-            for agent in [prior, *rollout_agents, *model]:
+            for agent in [prior, *rollout_agents, *model, *leaf_agents]:
                 agent.close()
         return searched or scored
 
@@ -125,6 +128,21 @@ def make_search_agent(game: str) -> AgentFactory:
         if options.solve and profile.exact is None:
             with_solver = ", ".join(name for name, known in PROFILES.items() if known.exact is not None)
             raise PaijuError(f"search option solve: {game} has no exact solver (games with one: {with_solver})")
+        if options.leaf:
+            check_leaf(options.leaf, game)
         return SearchAgent(load_game(game), options, profile, seed)
 
     return factory
+
+
+def check_leaf(spec: str, game: str) -> None:
+    """Refuse ``spec`` as the ``leaf`` evaluator unless ``game`` values leaves and ``spec`` names one of the agents
+    whose scores are values there (checked by making it)."""
+    profile = PROFILES[game]
+    if profile.leaf_sign is None:
+        with_leaves = ", ".join(name for name, known in PROFILES.items() if known.leaf_sign is not None)
+        raise PaijuError(f"search option leaf: {game} has no leaf values (games with them: {with_leaves})")
+    if spec.partition(":")[0] not in profile.leaf_agents:
+        raise PaijuError(f"search option leaf={spec!r} does not score {game} states by their value; "
+                         f"accepted: {', '.join(profile.leaf_agents)}")
+    check_policy("leaf", spec, game)

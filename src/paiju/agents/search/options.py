@@ -52,6 +52,12 @@ class SearchOptions:
     solve: int = option(0, minimum=0)
     """Cards left in all hands at or below which a simulation is decided by the game's exact solver instead
     of played out (0: never; only games whose profile has a solver)."""
+    leaf: str = option("")
+    """A value network that ends simulations early (empty: none; only games whose profile values leaves): after
+    ``depth`` moves of the rollout, the state is scored by this agent's best action value for the seat to move,
+    turned into the searching seat's value (``profiles.GameProfile.leaf_sign``)."""
+    depth: int = option(0, minimum=0)
+    """With ``leaf``: moves the rollout plays after the candidate before the leaf agent scores the state."""
 
 
 def parse_options(argument: str, game: str, defaults: SearchOptions) -> SearchOptions:
@@ -79,3 +85,4 @@ def check_policy(key: str, spec: str, game: str) -> None:
         make_agent(spec, game).close()
     except PaijuError as error:
         raise PaijuError(f"search option {key}={spec!r}: {error}") from None
+

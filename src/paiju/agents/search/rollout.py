@@ -1,12 +1,36 @@
-"""Simulations: a world played to the end of its deal by the rollout policy at every seat, scored for one seat."""
+"""Simulations: a world played to the end of its deal by the rollout policy at every seat, scored for one seat;
+or, with a leaf evaluator, played for a few moves and scored by a value network where it stops."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 
-from paiju.agents.search.profiles import DealValue, ExactValue, StateSize
+from paiju.agents.search.profiles import DealValue, ExactValue, LeafSign, StateSize
 from paiju.core.agent import Agent
 from paiju.core.game import State
+
+
+@dataclass(frozen=True, slots=True)
+class Leaf:
+    """Scores the states where simulations stop early: ``agents[seat]`` (one per seat, begun there) rates the legal
+    actions of the seat to move; the state's value for that seat is its best rating (the greedy policy's value,
+    ``max_a Q(s, a)``, as in DMC), turned into the observer's by ``sign``. Only states in ``phases`` are scored."""
+
+    agents: Sequence[Agent]
+    depth: int
+    """Moves a simulation plays after the candidate before its state is scored."""
+    sign: LeafSign
+    phases: tuple[str, ...]
+
+    def value(self, state: State, observer: int) -> float | None:
+        """The observer's value of ``state`` (``None`` when its phase is not scored: the simulation plays on)."""
+        if state.phase not in self.phases:
+            return None
+        mover = state.current_player
+        assert mover is not None
+        scored = self.agents[mover].explain(state.observation(mover), state.legal_actions())
+        return self.sign(mover, observer) * max(entry.score for entry in scored)
 
 
 class Rollout:
@@ -16,8 +40,10 @@ class Rollout:
     then played out, the solver not asked again)."""
 
     def __init__(self, agents: Sequence[Agent], observer: int, deal_value: DealValue | None,
-                 exact: ExactValue | None = None, size: StateSize | None = None, cards: int = 0) -> None:
+                 exact: ExactValue | None = None, size: StateSize | None = None, cards: int = 0,
+                 leaf: Leaf | None = None) -> None:
         self.agents = agents
+        self.leaf = leaf
         self.observer = observer
         self.deal_value = deal_value
         self.exact = exact if cards > 0 and size is not None else None
@@ -25,18 +51,25 @@ class Rollout:
         self.cards = cards
 
     def play_out(self, state: State, deal: int) -> float:
-        """Play ``state`` (changed in place) until the game or deal ``deal`` ends; its value for the observer."""
-        agents, exact = self.agents, self.exact
+        """Play ``state`` (changed in place) until the game or deal ``deal`` ends, or until the leaf evaluator scores
+        it; its value for the observer."""
+        agents, exact, leaf = self.agents, self.exact, self.leaf
+        moves = 0
         while not ended(state, deal):
             if exact is not None and self.size(state) <= self.cards:  # type: ignore[misc]
                 value = exact(state, self.observer)
                 if value is not None:
                     return value
                 exact = None
+            if leaf is not None and moves >= leaf.depth:
+                value = leaf.value(state, self.observer)
+                if value is not None:
+                    return value
             seat = state.current_player
             assert seat is not None
             legal = state.legal_actions()
             state.apply(legal[0] if len(legal) == 1 else agents[seat].act(state.observation(seat), legal))
+            moves += 1
         return self.value(state)
 
     def value(self, state: State) -> float:
