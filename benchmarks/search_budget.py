@@ -1,7 +1,9 @@
 """Strength of ``search`` against its game's baseline at several budgets, with the time each budget costs:
 ``python benchmarks/search_budget.py --game doudizhu --sims 50,100,200 --deals 100``.
 
-For each simulation budget ``N`` (agent ``search:sims=N``, the game's other defaults):
+For each simulation budget ``N`` (agent ``search:sims=N``, the game's other defaults) and each ``--options`` given
+(a series: ``search:OPTIONS,sims=N``; e.g. ``--options "" --options "leaf=dmc,worlds=100"`` compares the defaults
+with network leaves):
 
 - **time**: the median milliseconds per decision over ``--positions`` play positions of baseline games
   (``search.py``'s positions and timing);
@@ -57,15 +59,19 @@ def plot(game: str, rows: list[dict[str, Any]], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    figure, axes = plt.subplots(figsize=(5.5, 3.8))
-    xs = [row["median_ms"] for row in rows]
-    values = [row["strength"]["value"] for row in rows]
-    below = [row["strength"]["value"] - row["strength"]["low"] for row in rows]
-    above = [row["strength"]["high"] - row["strength"]["value"] for row in rows]
-    axes.errorbar(xs, values, yerr=[below, above], marker="o", capsize=4)
-    for row in rows:
-        axes.annotate(f"sims={row['sims']}", (row["median_ms"], row["strength"]["value"]),
-                      textcoords="offset points", xytext=(6, -12), fontsize=8)
+    figure, axes = plt.subplots(figsize=(6.5, 4.2))
+    for options in dict.fromkeys(row["options"] for row in rows):
+        series = [row for row in rows if row["options"] == options]
+        xs = [row["median_ms"] for row in series]
+        values = [row["strength"]["value"] for row in series]
+        below = [row["strength"]["value"] - row["strength"]["low"] for row in series]
+        above = [row["strength"]["high"] - row["strength"]["value"] for row in series]
+        axes.errorbar(xs, values, yerr=[below, above], marker="o", capsize=4, label=options or "defaults")
+        for row in series:
+            axes.annotate(f"sims={row['sims']}", (row["median_ms"], row["strength"]["value"]),
+                          textcoords="offset points", xytext=(6, -12), fontsize=8)
+    if len({row["options"] for row in rows}) > 1:
+        axes.legend(fontsize=7)
     axes.axhline(0.5 if game == "guandan" else 0.0, color="grey", linewidth=0.8, linestyle="--")
     axes.set_xscale("log")
     axes.set_xlabel("median ms per decision (one core)")
@@ -81,6 +87,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--game", choices=tuple(BASELINE), default="doudizhu")
     parser.add_argument("--sims", default="50,100,200", help="simulation budgets, comma-separated")
+    parser.add_argument("--options", action="append", default=None,
+                        help="search options of a series, before sims= (repeat for several; default: none)")
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--workers", type=int, default=2)
@@ -89,14 +97,17 @@ def main() -> None:
     parser.add_argument("--plot", type=Path)
     args = parser.parse_args()
     budgets = [int(text) for text in args.sims.split(",")]
+    runs = [(options, sims) for options in args.options or [""] for sims in budgets]
+    specs = {run: "search:" + ",".join(part for part in (run[0], f"sims={run[1]}") if part) for run in runs}
     states = positions(args.game, args.positions, 5, args.seed)
-    times = {sims: decision_times(args.game, f"search:sims={sims}", states, profile=False) for sims in budgets}
+    times = {run: decision_times(args.game, specs[run], states, profile=False) for run in runs}
     rows = []
-    for sims in budgets:
-        estimate, seconds = strength(args.game, f"search:sims={sims}", args.deals, args.seed, args.workers)
-        rows.append({"sims": sims, "deals": args.deals, "median_ms": times[sims]["median_ms"],
-                     "p90_ms": times[sims]["p90_ms"], "strength": estimate.to_json(), "eval_seconds": seconds})
-        print(f"sims={sims}: {times[sims]['median_ms']:.0f} ms median, {MEASURE[args.game]} {estimate} "
+    for run in runs:
+        estimate, seconds = strength(args.game, specs[run], args.deals, args.seed, args.workers)
+        rows.append({"options": run[0], "sims": run[1], "agent": specs[run], "deals": args.deals,
+                     "median_ms": times[run]["median_ms"], "p90_ms": times[run]["p90_ms"],
+                     "strength": estimate.to_json(), "eval_seconds": seconds})
+        print(f"{specs[run]}: {times[run]['median_ms']:.0f} ms median, {MEASURE[args.game]} {estimate} "
               f"({args.deals} deals, {seconds:.0f} s)", flush=True)
     report = {"machine": machine(), "command": shlex.join(sys.argv), "game": args.game, "seed": args.seed,
               "measure": MEASURE[args.game], "rows": rows}
@@ -104,11 +115,11 @@ def main() -> None:
         args.out.write_text(json.dumps(report, indent=2) + "\n")
     if args.plot:
         plot(args.game, rows, args.plot)
-    print("| sims | median ms | p90 ms | " + MEASURE[args.game] + " | 95 % interval |")
-    print("| ---: | ---: | ---: | ---: | --- |")
+    print("| agent | median ms | p90 ms | " + MEASURE[args.game] + " | 95 % interval |")
+    print("| --- | ---: | ---: | ---: | --- |")
     for row in rows:
         figure = row["strength"]
-        print(f"| {row['sims']} | {row['median_ms']:.0f} | {row['p90_ms']:.0f} | {figure['value']:+.3f} "
+        print(f"| `{row['agent']}` | {row['median_ms']:.0f} | {row['p90_ms']:.0f} | {figure['value']:+.3f} "
               f"| [{figure['low']:.3f}, {figure['high']:.3f}] |")
 
 
