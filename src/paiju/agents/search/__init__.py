@@ -14,8 +14,9 @@ game but ``search`` and ``ext:``), ``rollout`` (the policy playing every seat in
 (PIMC: how clearly a candidate must beat the prior's choice), ``c`` (ISMCTS exploration), ``temperature``
 (prior scores to probabilities), ``belief`` (0: off; N: weight worlds by the other seats' last N decisions),
 ``solve`` (DouDizhu: once at most N cards are left in all hands, a simulation is decided by the exact endgame
-solver, ``paiju.games.doudizhu.solver``, instead of played out; 0: off), ``leaf`` and ``depth`` (GuanDan: after
-``depth`` moves a simulation stops and a value network, ``leaf=dmc``, scores the state; off by default).
+solver, ``paiju.games.doudizhu.solver``, instead of played out; 0: off), ``leaf`` and ``depth`` (GuanDan: a
+simulation stops at the searching seat's first turn after ``depth`` moves, and a value network, ``leaf=dmc``,
+scores the state; off by default).
 
 A decision (``agent.SearchAgent``):
 
@@ -28,8 +29,8 @@ A decision (``agent.SearchAgent``):
    spring multipliers; Gongzhu: the team's result), or for GuanDan the result of the current round for the
    seat's team (+3 / +2 / +1, negative for a loss), the simulation stopping when the round ends; with
    ``solve``, a DouDizhu simulation small enough is scored by the solver's winner at the stake reached; with
-   ``leaf``, a simulation ``depth`` moves long is scored by the network's best action value for the seat to move
-   (``max_a Q(s, a)``, DMC's greedy value), negated when that seat is an opponent.
+   ``leaf``, a simulation is scored at the seat's next turn after ``depth`` moves by the network's best action
+   value there (``max_a Q(s, a)``, DMC's greedy value).
 
 With one legal action the agent plays it at once; a budget that allows no complete sweep (PIMC) or no
 iteration (ISMCTS) returns the prior's choice.

@@ -85,14 +85,13 @@ class SearchAgent(Agent):
         prior = self._agent(options.policy, rng.getrandbits(63), observation.seat)
         rollout_agents = [self._agent(options.rollout, rng.getrandbits(63), seat) for seat in seats]
         model = [self._agent(options.policy, rng.getrandbits(63), seat) for seat in seats] if options.belief else []
-        leaf_agents = [self._agent(options.leaf, rng.getrandbits(63), seat) for seat in seats] if options.leaf else []
+        leaf_agents = [self._agent(options.leaf, rng.getrandbits(63), observation.seat)] if options.leaf else []
         try:
             scored = ranked(prior.explain(observation, legal), legal)
             candidates = scored[: options.top]
             belief = Belief(model, options.temperature, options.belief) if model else None
             worlds = Worlds(self.game, observation, options.worlds, random.Random(rng.getrandbits(63)), belief)
-            leaf = Leaf(leaf_agents, options.depth, self.profile.leaf_sign, self.profile.searched_phases) \
-                if leaf_agents and self.profile.leaf_sign is not None else None
+            leaf = Leaf(leaf_agents[0], options.depth, self.profile.searched_phases) if leaf_agents else None
             rollout = Rollout(rollout_agents, observation.seat, self.profile.deal_value, self.profile.exact,
                               self.profile.size, options.solve, leaf)
             if options.algo == "pimc":
@@ -139,8 +138,8 @@ def check_leaf(spec: str, game: str) -> None:
     """Refuse ``spec`` as the ``leaf`` evaluator unless ``game`` values leaves and ``spec`` names one of the agents
     whose scores are values there (checked by making it)."""
     profile = PROFILES[game]
-    if profile.leaf_sign is None:
-        with_leaves = ", ".join(name for name, known in PROFILES.items() if known.leaf_sign is not None)
+    if not profile.leaf_agents:
+        with_leaves = ", ".join(name for name, known in PROFILES.items() if known.leaf_agents)
         raise PaijuError(f"search option leaf: {game} has no leaf values (games with them: {with_leaves})")
     if spec.partition(":")[0] not in profile.leaf_agents:
         raise PaijuError(f"search option leaf={spec!r} does not score {game} states by their value; "

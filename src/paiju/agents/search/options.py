@@ -53,11 +53,12 @@ class SearchOptions:
     """Cards left in all hands at or below which a simulation is decided by the game's exact solver instead
     of played out (0: never; only games whose profile has a solver)."""
     leaf: str = option("")
-    """A value network that ends simulations early (empty: none; only games whose profile values leaves): after
-    ``depth`` moves of the rollout, the state is scored by this agent's best action value for the seat to move,
-    turned into the searching seat's value (``profiles.GameProfile.leaf_sign``)."""
+    """A value network that ends simulations early (empty: none; only games whose profile names leaf agents): at
+    the searching seat's first turn after ``depth`` moves of the rollout, the state is scored by this agent's best
+    action value there (``rollout.Leaf``)."""
     depth: int = option(0, minimum=0)
-    """With ``leaf``: moves the rollout plays after the candidate before the leaf agent scores the state."""
+    """With ``leaf``: moves the rollout plays after the candidate before the searching seat's next turn is scored
+    (0: its very next turn)."""
 
 
 def parse_options(argument: str, game: str, defaults: SearchOptions) -> SearchOptions:

@@ -31,8 +31,6 @@ ExactValue = Callable[[Any, int], "float | None"]
 """``(state, seat)``: the seat's value of a state with best play by everyone; ``None`` when the solver gives up."""
 StateSize = Callable[[Any], int]
 """Cards left in all hands: how big a state is for the solver."""
-LeafSign = Callable[[int, int], float]
-"""``(mover, seat)``: the factor turning the value of a state for the seat to move into its value for ``seat``."""
 
 SOLVER_NODES = 20_000
 """Positions the DouDizhu solver may expand for one simulation before the simulation is played out instead."""
@@ -66,12 +64,6 @@ def guandan_round_result(state: Any, seat: int) -> float:
     return float(state.rounds[-1].outcome.scores[seat % 2])
 
 
-def guandan_leaf_sign(mover: int, seat: int) -> float:
-    """GuanDan: a round's result is its team's, and the other team's is its negative (``guandan_round_result``),
-    so the mover's value is the seat's when they are partners and its negative otherwise."""
-    return 1.0 if mover % 2 == seat % 2 else -1.0
-
-
 @dataclass(frozen=True, slots=True)
 class GameProfile:
     """What the search needs to know about one game."""
@@ -85,10 +77,8 @@ class GameProfile:
     """The game's exact solver of small states (option ``solve``), if it has one."""
     size: StateSize | None = None
     """How big a state is for ``exact``."""
-    leaf_sign: LeafSign | None = None
-    """How a value for the seat to move becomes the searching seat's (option ``leaf``), if the game has leaves."""
     leaf_agents: tuple[str, ...] = ()
-    """Agents whose scores are values on ``deal_value``'s scale, and so may score leaves."""
+    """Agents whose scores are values on ``deal_value``'s scale, and so may score leaves (option ``leaf``)."""
 
 
 PROFILES: dict[str, GameProfile] = {
@@ -100,7 +90,7 @@ PROFILES: dict[str, GameProfile] = {
     "guandan": GameProfile(
         defaults=SearchOptions(algo="pimc", policy="rules", rollout="rules", worlds=10, top=3, sims=30, ms=None,
                                z=1.0, c=1.0, temperature=1.0, belief=0),
-        searched_phases=("play",), deal_value=guandan_round_result, leaf_sign=guandan_leaf_sign,
+        searched_phases=("play",), deal_value=guandan_round_result,
         leaf_agents=("dmc",)),
     "gongzhu": GameProfile(
         defaults=SearchOptions(algo="pimc", policy="mr-greed", rollout="mr-greed:1", worlds=60, top=4, sims=240,

@@ -6,31 +6,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from paiju.agents.search.profiles import DealValue, ExactValue, LeafSign, StateSize
+from paiju.agents.search.profiles import DealValue, ExactValue, StateSize
 from paiju.core.agent import Agent
 from paiju.core.game import State
 
 
 @dataclass(frozen=True, slots=True)
 class Leaf:
-    """Scores the states where simulations stop early: ``agents[seat]`` (one per seat, begun there) rates the legal
-    actions of the seat to move; the state's value for that seat is its best rating (the greedy policy's value,
-    ``max_a Q(s, a)``, as in DMC), turned into the observer's by ``sign``. Only states in ``phases`` are scored."""
+    """Scores the states where simulations stop early: at the searching seat's first turn after at least ``depth``
+    moves, its own agent (a value network begun at its seat) rates the legal actions, and the state's value is the
+    best rating (the greedy policy's value, ``max_a Q(s, a)``, as in DMC). Only the searching seat's own turns are
+    scored: a network's values are consistent from its own seat (its ranking of its own actions is what it was
+    trained on), much less across the seats' different views. States outside ``phases`` are not scored."""
 
-    agents: Sequence[Agent]
+    agent: Agent
     depth: int
-    """Moves a simulation plays after the candidate before its state is scored."""
-    sign: LeafSign
+    """Moves a simulation plays after the candidate before its state may be scored."""
     phases: tuple[str, ...]
 
     def value(self, state: State, observer: int) -> float | None:
-        """The observer's value of ``state`` (``None`` when its phase is not scored: the simulation plays on)."""
-        if state.phase not in self.phases:
+        """The observer's value of ``state`` when it is the observer's turn in a scored phase, else ``None`` (the
+        simulation plays on)."""
+        if state.current_player != observer or state.phase not in self.phases:
             return None
-        mover = state.current_player
-        assert mover is not None
-        scored = self.agents[mover].explain(state.observation(mover), state.legal_actions())
-        return self.sign(mover, observer) * max(entry.score for entry in scored)
+        return max(entry.score for entry in self.agent.explain(state.observation(observer), state.legal_actions()))
 
 
 class Rollout:
