@@ -42,7 +42,7 @@ def test_every_trainer_is_registered_under_its_name() -> None:
 
 
 def test_each_trainer_refuses_a_game_it_has_no_encoder_for_naming_those_it_has(tmp_path: Path) -> None:
-    refusals = {"dmc": ("gongzhu", "doudizhu, guandan"), "ppo": ("guandan", "doudizhu"),
+    refusals = {"dmc": ("gongzhu", "doudizhu, guandan"), "ppo": ("gongzhu", "doudizhu, guandan"),
                 "scrofazero": ("doudizhu", "gongzhu"), "distil": ("gongzhu", "doudizhu, guandan"),
                 "sl": ("gongzhu", "doudizhu")}
     for name, (game, known) in refusals.items():

@@ -4,9 +4,12 @@
 ``paiju train`` learner and settings     actors                      networks (agent names)
 ==============  =======================  ==========================  ======================================
 ``dmc``         ``dmc`` (DouZero,        ``dmc_selfplay``            ``agents/dmc`` (``dmc:DIR``)
-                DanZero)
-``ppo``         ``ppo`` (PerfectDou)     ``ppo_selfplay``            ``agents/perfectdou``
-                                                                     (``perfectdou:DIR``)
+                DanZero; warm start
+                from records:
+                ``dmc_corpus``)
+``ppo``         ``ppo`` (PerfectDou;     ``ppo_selfplay``            ``agents/perfectdou``
+                games: ``ppo_games``)                                (``perfectdou:DIR``; GuanDan:
+                                                                     ``dmc:DIR/model.pt``)
 ``scrofazero``  ``scrofazero``           ``scrofazero_selfplay``     ``agents/scrofazero``
                                                                      (``scrofazero:DIR/model.pt``)
 ``distil``      ``distil`` (the search   ``distil_actors``           ``agents/distil`` (``distilled:DIR``)

@@ -108,7 +108,7 @@ def start(trainer: str, options: dict[str, Any], learning: dict[str, Any]) -> No
     played = f"played {result.games:,} games, " if result.games else ""
     console.print(f"{played}trained on {result.samples:,} {result.unit} in all ({result.seconds / 60:.1f} min); "
                   f"{result.rate:,.0f} {result.unit}/s in this run. Networks: {folder / MODEL_FILE} (agent "
-                  f"{run.AGENT}:{folder / MODEL_FILE})")
+                  f"{result.agent})")
 
 
 def sizes(text: str) -> tuple[int, ...]:
@@ -152,31 +152,44 @@ def train_dmc(
     warm_games: Annotated[int, typer.Option(help="Warm start: games of the teacher imitated before self-play "
                                                  "(0: none).")] = 0,
     teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "rules",
+    warm_records: Annotated[Path | None, typer.Option(help="Warm start from a corpus of recorded games instead "
+                                                           "(paiju records generate): every seat's play decisions "
+                                                           "imitated in file order before self-play; bad records "
+                                                           "are reported and skipped.")] = None,
+    warm_holdout: Annotated[float, typer.Option(help="Share of the --warm-records games, the last ones, never "
+                                                     "trained on: the warm start's top-1 accuracy on them, by "
+                                                     "play type, goes to DIR/warm-accuracy.json.")] = 0.05,
     device: Annotated[str, typer.Option(help="The learner's device: cpu, cuda or auto (actors play on CPUs).")]
     = "cpu",
 ) -> dict[str, Any]:
-    """Deep Monte-Carlo self-play (DouZero / DanZero), optionally after imitating a teacher, with checkpoints,
-    resume, logs and periodic evaluation."""
+    """Deep Monte-Carlo self-play (DouZero / DanZero), optionally after imitating a teacher's games or recorded
+    ones, with checkpoints, resume, logs and periodic evaluation."""
     from paiju.agents.dmc.models import ModelConfig
 
     return {"frames": frames, "objective": objective, "model": ModelConfig(hidden=sizes(hidden), lstm=lstm,
                                                                                    features=features),
             "batch_size": batch_size, "chunk_frames": chunk_frames, "learning_rate": learning_rate,
             "clip_lambda": _clip(clip_lambda), "warm_games": warm_games, "teacher": teacher,
-            "device": device}
+            "warm_records": warm_records, "warm_holdout": warm_holdout, "device": device}
 
 
-@trainer_command("ppo", with_batches=True, eval_against="rules,dmc")
+@trainer_command("ppo", with_batches=True, eval_against="rules,dmc", batch_games=0)
 def train_ppo(
     games: Annotated[int | None, typer.Option(help="Stop once this many games are played in all (0: no bound; "
                                                    "default 0).")] = None,
-    policy: Annotated[str, typer.Option(help="Policy MLP widths (Table 7).")] = "256,256,256,512",
+    policy: Annotated[str, typer.Option(help="Policy MLP widths (Table 7; GuanDan: the DMC network's, an --init "
+                                             "file's replace them).")] = "256,256,256,512",
     value: Annotated[str, typer.Option(help="Value MLP widths (Table 7).")] = "256,256,256,256",
-    lstm: Annotated[int, typer.Option(help="History LSTM size.")] = 128,
+    lstm: Annotated[int, typer.Option(help="History LSTM size (DouDizhu).")] = 128,
     imperfect_critic: Annotated[bool, typer.Option(help="Ablation: the critic sees only what the actor sees "
                                                         "(no PTIE).")] = False,
     oracle_scale: Annotated[float, typer.Option(help="l of the oracle reward (Table 7: 50); 0 switches it off "
-                                                     "(ADP alone: the final stage, or the ablation).")] = 50.0,
+                                                     "(ADP alone: the final stage, or the ablation). DouDizhu "
+                                                     "only.")] = 50.0,
+    temperature: Annotated[float, typer.Option(help="GuanDan: τ, the policy's logits are the DMC network's scores "
+                                                    "/ τ (0.1: the DMC warm start's).")] = 0.1,
+    features: Annotated[str, typer.Option(help="GuanDan: the DMC features of a fresh policy, plus or paper "
+                                               "(default plus; an --init file's replace them).")] = "",
     epochs: Annotated[int, typer.Option(help="PPO passes over each batch.")] = 4,
     minibatch: Annotated[int, typer.Option(help="Decisions per gradient step.")] = 256,
     learning_rate: Annotated[float, typer.Option(help="Adam learning rate (Table 7: 3e-4).")] = 3e-4,
@@ -184,12 +197,15 @@ def train_ppo(
     clip: Annotated[float, typer.Option(help="PPO ratio clip ε.")] = 0.2,
     gae_lambda: Annotated[float, typer.Option(help="GAE λ (Table 7: 0.95).")] = 0.95,
 ) -> dict[str, Any]:
-    """PerfectDou: PPO self-play with a perfect-information critic and the minimum-steps oracle reward."""
+    """PerfectDou: PPO self-play with a perfect-information critic (DouDizhu: and the minimum-steps oracle reward;
+    GuanDan: the policy a DMC network, --init a GuanDan DMC model file, written back as one for the dmc agent).
+    --batch-games 0 takes the game's: 64 DouDizhu, 4 GuanDan."""
     from paiju.agents.perfectdou.model import ModelConfig
 
     model = ModelConfig(lstm=lstm, policy=sizes(policy), value=sizes(value), perfect=not imperfect_critic)
     return {"games": games, "model": model, "oracle_scale": oracle_scale, "epochs": epochs, "minibatch": minibatch,
-            "learning_rate": learning_rate, "entropy": entropy, "clip": clip, "gae_lambda": gae_lambda}
+            "learning_rate": learning_rate, "entropy": entropy, "clip": clip, "gae_lambda": gae_lambda,
+            "temperature": temperature, "features": features}
 
 
 @trainer_command("scrofazero", with_batches=True, game="gongzhu", eval_deals=64, eval_against="mr-greed",

@@ -19,6 +19,15 @@ so that its greedy choice is the teacher's and its values are the teacher's retu
 regression then improves on. The log's ``teacher_top1`` is the share of the teacher's decisions whose highest Q
 was the teacher's action, before the step on them (each batch is new to the network).
 
+A warm start may instead read recorded games (``warm_records``, a corpus from ``paiju records generate``;
+``paiju.train.dmc_corpus``): the learner replays them itself, one game a step in file order, and makes the same
+rows from every seat's play decisions, the recorded action as the teacher's and the recorded game's returns; bad
+records are reported by file and line and skipped. The last ``warm_holdout`` of the games are never trained on:
+after the others (or at the end of a run stopped before), the share of their decisions whose highest Q is the
+recorded action, overall and by play type, goes to ``DIR/warm-accuracy.json`` and the console. Then the actors
+start self-play. The actors play nothing during this warm start, so the run is a function of the corpus and
+the seed.
+
 Defaults follow DouZero (RMSProp, α 0.99, ε 1e-5, gradient norm clipped at 40, exploration ε 0.01,
 32 × 100 frames per learner batch) with DanZero's learning rate for GuanDan (1e-3; DouZero's is 1e-4) and its
 clipped target (λ = 0.65) on by default for GuanDan only. Network sizes default to ``ModelConfig()``, smaller than
@@ -35,11 +44,13 @@ checkpoints and evaluation are the shared runtime's (``paiju.train.loop``).
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
 import torch
+from rich.markup import escape
 
 from paiju.agents import make_agent
 from paiju.agents.dmc import models_at
@@ -47,8 +58,10 @@ from paiju.agents.dmc.adapters import GAMES, Objective, adapter_for
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels, save_models
 from paiju.core.errors import PaijuError
+from paiju.records.corpus import CorpusGame
 from paiju.train.backends import Actors
-from paiju.train.dmc_selfplay import Imitation, Samples, SelfPlayWorker, weights_of
+from paiju.train.dmc_corpus import WarmCorpus, game_rows, held_out_accuracy, write_report
+from paiju.train.dmc_selfplay import Imitation, Samples, SelfPlayWorker, Weights, weights_of
 from paiju.train.loop import (
     ChunkProgress,
     ChunkRun,
@@ -70,7 +83,7 @@ CLIP_LAMBDAS: dict[str, float | None] = {"doudizhu": None, "guandan": 0.65}
 
 @dataclass(frozen=True, kw_only=True)
 class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=GAMES, bound="frames",
-                at_least_one=("batch_size", "chunk_frames"), not_negative=("warm_games",)):
+                at_least_one=("batch_size", "chunk_frames")):
     """One training run. ``minutes`` and ``frames`` bound the run (whichever comes first; 0 = no bound)."""
 
     frames: int = 0
@@ -100,6 +113,7 @@ class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=GAMES, bound="frame
         torch_device(self.device)
         features = adapter_for(self.game, self.model.features).features  # stored by name: resumes read the same
         object.__setattr__(self, "model", replace(self.model, features=features))
+        self.check_warm_start(reads_records=True)
         if self.warm_games:
             make_agent(self.teacher, self.game).close()
         if self.imitation_temperature <= 0:
@@ -122,6 +136,12 @@ class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=GAMES, bound="frame
 class DMCProgress(ChunkProgress):
     frames: int = 0
     """Frames (samples) trained on, as DouZero counts them."""
+    corpus_games: int = 0
+    """Games of the ``warm_records`` corpus imitated, in file order (where a resumed warm start reads on)."""
+    corpus_decisions: int = 0
+    """Their decisions (imitation rows)."""
+    corpus_done: bool = False
+    """Whether the warm start from ``warm_records`` is over (its held-out accuracy written) and self-play began."""
 
 
 def learn(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: Samples, config: DMCConfig) -> float:
@@ -142,16 +162,22 @@ def imitate(network: torch.nn.Module, optimizer: torch.optim.Optimizer, batch: I
             config: DMCConfig) -> tuple[float, float]:
     """One gradient step of the warm start on a teacher's decisions; the loss and the share of them whose
     highest Q was the teacher's action (before the step: each batch is new to the network)."""
+    q, owner, chosen = decision_scores(network, batch)
+    log_policy = log_softmax_by_decision(q / config.imitation_temperature, owner, len(batch))
+    agree = top1_agreement(q, owner, chosen)
+    value = ((q[chosen] - _tensor(batch.target, _device(network))) ** 2).mean()
+    return _step(network, optimizer, value - log_policy[chosen].mean(), config), agree
+
+
+def decision_scores(network: torch.nn.Module, batch: Imitation) -> tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+    """Q of every legal action of the batch's decisions, the decision of each row (``owner``) and the row of
+    each decision's chosen action."""
     device = _device(network)
     counts = torch.from_numpy(batch.counts).long().to(device)
     owner = owners(counts)
     context = {name: _tensor(value, device) for name, value in batch.context.items()}
     q = network.score(_tensor(batch.state, device), _tensor(batch.actions, device), owner=owner, **context)
-    log_policy = log_softmax_by_decision(q / config.imitation_temperature, owner, len(batch))
-    chosen = first_rows(counts) + torch.from_numpy(batch.chosen).long().to(device)
-    agree = top1_agreement(q, owner, chosen)
-    value = ((q[chosen] - _tensor(batch.target, device)) ** 2).mean()
-    return _step(network, optimizer, value - log_policy[chosen].mean(), config), agree
+    return q, owner, first_rows(counts) + torch.from_numpy(batch.chosen).long().to(device)
 
 
 def _device(network: torch.nn.Module) -> torch.device:
@@ -178,8 +204,9 @@ def make_optimizer(network: torch.nn.Module, config: DMCConfig) -> torch.optim.O
 
 class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCProgress, agent="dmc",
              games_in_eval=False):
-    """The learner: every role's network and optimizer, and each role's frames not yet trained on (self-play
-    samples, and the teacher's decisions during a warm start)."""
+    """The learner: every role's network and optimizer, each role's frames not yet trained on (self-play
+    samples, and the teacher's decisions during a warm start), and the corpus of a warm start from records while
+    it lasts (read through once on creation: a bad corpus is refused before training starts)."""
 
     def __init__(self, config: DMCConfig, progress: DMCProgress, models: DMCModels,
                  buffers: dict[str, Samples | None], imitating: dict[str, Imitation | None]) -> None:
@@ -189,6 +216,11 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
             network.to(torch_device(config.device))
         self.optimizers = {role: make_optimizer(network, config) for role, network in models.networks.items()}
         self.buffers, self.imitating = buffers, imitating
+        self.corpus = (WarmCorpus(config.warm_records, config.game, config.warm_holdout)
+                       if config.warm_records is not None and not progress.corpus_done else None)
+        self.records: Iterator[CorpusGame] | None = None
+        self.weights: Weights | None = None
+        self.weights_step = -1
         torch.manual_seed(config.seed + progress.steps)
 
     @classmethod
@@ -224,7 +256,8 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
         return f"dmc:{path}"
 
     def losses(self) -> tuple[str, ...]:
-        return (*self.models.networks, *(("teacher_top1",) if self.config.warm_games else ()))
+        warm = self.config.warm_games or self.config.warm_records is not None
+        return (*self.models.networks, *(("teacher_top1",) if warm else ()))
 
     def actors(self) -> Actors:
         config = self.config
@@ -235,26 +268,100 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
         """The teacher of the chunk asked for now: the warm start's while its games are not all played."""
         return self.config.teacher if self.progress.games < self.config.warm_games else ""
 
+    def current_weights(self) -> Weights:
+        """The networks' parameters for the actors, copied once per learner step, not once per actor request."""
+        if self.weights is None or self.weights_step != self.progress.steps:
+            self.weights, self.weights_step = weights_of(self.models), self.progress.steps
+        return self.weights
+
     def start(self, loop: TrainingLoop) -> None:
+        """Self-play's first chunks asked for, or (a warm start from records under way) the corpus's bad records
+        reported, one warning each, and counted."""
         for network in self.models.networks.values():
             network.train()
-        self.weights, self.weights_step = weights_of(self.models), self.progress.steps
-        self.ask_first(loop, self.config.chunk_frames, self.weights, self.teacher())
+        if self.corpus is None:
+            self.ask_first(loop, self.config.chunk_frames, self.current_weights(), self.teacher())
+            return
+        for problem in self.corpus.skipped:
+            loop.say(escape(f"warning: skipped {problem}"))
+        loop.say(escape(f"warm start from {self.corpus.summary()}"))
 
     def step(self, loop: TrainingLoop) -> None:
-        """The next chunk in order (its actor asked at once for another), then every full batch of each role."""
-        config, progress = self.config, self.progress
-        if self.weights_step != progress.steps:  # copied once per learner step, not once per actor request
-            self.weights, self.weights_step = weights_of(self.models), progress.steps
-        chunk = self.next_chunk(loop, config.chunk_frames, self.weights, self.teacher())
-        progress.games += chunk.games
-        for role, found in chunk.samples.items():
-            buffers: dict[str, Any] = self.imitating if isinstance(found, Imitation) else self.buffers
-            buffered = found if buffers[role] is None else type(found).concat([buffers[role], found])
-            while len(buffered) >= config.batch_size:
-                batch, buffered = buffered.split(config.batch_size)
+        """The next chunk in order (its actor asked at once for another), then every full batch of each role
+        (during a warm start from records: the corpus's next game instead)."""
+        if self.corpus is not None:
+            self.imitate_records(loop)
+            return
+        chunk = self.next_chunk(loop, self.config.chunk_frames, self.current_weights(), self.teacher())
+        self.progress.games += chunk.games
+        self.take(loop, chunk.samples)
+
+    def take(self, loop: TrainingLoop, found: Mapping[str, Samples | Imitation]) -> None:
+        """Add each role's new frames to those in hand and learn every full batch."""
+        for role, rows in found.items():
+            buffers: dict[str, Any] = self.imitating if isinstance(rows, Imitation) else self.buffers
+            buffered = rows if buffers[role] is None else type(rows).concat([buffers[role], rows])
+            while len(buffered) >= self.config.batch_size:
+                batch, buffered = buffered.split(self.config.batch_size)
                 self.learn(loop, role, batch)
             buffers[role] = buffered
+
+    def imitate_records(self, loop: TrainingLoop) -> None:
+        """The corpus's next training game imitated; after its last one, the end of the warm start."""
+        corpus, progress = self.corpus, self.progress
+        assert corpus is not None
+        if self.records is None:
+            self.records = corpus.training_games(progress.corpus_games)
+        entry = next(self.records, None)
+        if entry is not None:
+            rows = game_rows(self.models.adapter, entry, self.config.objective)
+            progress.corpus_games += 1
+            progress.corpus_decisions += sum(len(found) for found in rows.values())
+            self.take(loop, rows)
+        if entry is None or progress.corpus_games >= corpus.training:
+            self.end_warm_start(loop)
+
+    def end_warm_start(self, loop: TrainingLoop) -> None:
+        """The decisions left in hand learned (a last, smaller batch), the held-out accuracy reported, and
+        self-play's first chunks asked for."""
+        for role, rows in self.imitating.items():
+            if rows is not None and len(rows):
+                self.learn(loop, role, rows)
+            self.imitating[role] = None
+        self.report_held_out(loop, complete=True)
+        self.progress.corpus_done = True
+        self.corpus = self.records = None
+        self.ask_first(loop, self.config.chunk_frames, self.current_weights(), self.teacher())
+
+    def report_held_out(self, loop: TrainingLoop, complete: bool) -> None:
+        """The networks' top-1 agreement with the corpus's held-out decisions, by play type: written to
+        ``DIR/warm-accuracy.json``, printed as a table and added to TensorBoard."""
+        corpus = self.corpus
+        assert corpus is not None
+        if not corpus.held_out:
+            loop.say("warm start: no games held out (warm_holdout 0), no accuracy to report")
+            return
+        loop.say(f"measuring the warm start on the {corpus.held_out:,} held-out games")
+        networks = self.models.networks
+
+        def agreement(role: str, rows: Imitation) -> float:
+            with torch.no_grad():
+                return top1_agreement(*decision_scores(networks[role], rows))
+
+        accuracy = held_out_accuracy(corpus, self.models.adapter, self.config.objective, agreement)
+        path = write_report(self.config.out, corpus, accuracy, self.progress.corpus_games,
+                            self.progress.corpus_decisions, complete)
+        imitated = f"{self.progress.corpus_games:,} of {corpus.training:,} games imitated"
+        loop.say(escape(f"held-out top-1 accuracy ({imitated}; {path}):\n{accuracy.table()}"))
+        loop.log.scalars({"warm/top1": accuracy.top1, **{f"warm/top1/{label.replace(' ', '_')}": hits / decisions
+                                                          for label, (decisions, hits) in accuracy.types.items()}},
+                         self.samples)
+
+    def conclude(self, loop: TrainingLoop) -> None:
+        """A run that stops during its warm start from records reports the held-out accuracy reached (unless
+        stopped by Ctrl-C or SIGTERM)."""
+        if self.corpus is not None and not loop.stop.is_set():
+            self.report_held_out(loop, complete=False)
 
     def learn(self, loop: TrainingLoop, role: str, batch: Samples | Imitation) -> None:
         """A step on one batch: DMC's regression on self-play frames, the warm start's imitation on a teacher's."""
@@ -292,4 +399,4 @@ def train(config: DMCConfig, **options: Any) -> TrainResult:
     return run_training(DMCRun, config, **options)
 
 
-__all__ = ["DMCConfig", "DMCProgress", "DMCRun", "imitate", "learn", "make_optimizer", "train"]
+__all__ = ["DMCConfig", "DMCProgress", "DMCRun", "decision_scores", "imitate", "learn", "make_optimizer", "train"]

@@ -6,8 +6,9 @@ as the chosen action's feature row (int8), the decision's context (DouDizhu's hi
 chosen action (for DanZero's clipped target) and, once the game is over, the step's return
 (``DMCAdapter.step_return``). With a ``teacher`` (the warm start), the teacher's agent plays every seat and a
 frame is an ``Imitation`` row instead: the decision's state, every legal action, the teacher's choice and the
-return. The deals of chunk ``k`` come from ``derive_seed(seed, "chunk", k)``, so a run is a function of its seed
-and the order the learner consumes chunks in.
+return (``paiju.train.dmc_corpus`` makes the same rows from recorded games). The deals of chunk ``k`` come from
+``derive_seed(seed, "chunk", k)``, so a run is a function of its seed and the order the learner consumes chunks
+in.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ import numpy as np
 import torch
 
 from paiju.agents import make_agent
-from paiju.agents.dmc.adapters import Decision, Objective, adapter_for
+from paiju.agents.dmc.adapters import Decision, DMCAdapter, Objective, adapter_for
 from paiju.agents.dmc.agent import q_values
 from paiju.agents.dmc.models import ModelConfig
 from paiju.agents.dmc.weights import DMCModels
@@ -159,10 +160,8 @@ class SelfPlayWorker:
         while gathered < frames:
             game_seed = derive_seed(chunk_seed, "game", games)
             steps, final = self._play(game_seed, rng, fallback, self._teachers(teacher, game_seed))
-            game_returns = {(step.seat, step.deal): self.adapter.step_return(final, step.seat, step.deal,
-                                                                             self.objective) for step in steps}
-            for role in {step.role for step in steps}:
-                mine = [step for step in steps if step.role == role]
+            game_returns = step_returns(self.adapter, final, steps, self.objective)
+            for role, mine in by_role(steps).items():
                 parts[role].append(imitation(mine, game_returns) if teacher else samples(mine, game_returns))
                 gathered += len(mine)
             first = next(((step.seat, step.deal) for step in steps if step.seat == 0), None)
@@ -209,6 +208,21 @@ class SelfPlayWorker:
         return steps, state
 
 
+def step_returns(adapter: DMCAdapter, final: State, steps: list[Step],
+                 objective: Objective) -> dict[tuple[int, int], float]:
+    """The Monte-Carlo return of each (seat, deal) the steps were taken in, in the finished game ``final``
+    (``DMCAdapter.step_return``)."""
+    return {(step.seat, step.deal): adapter.step_return(final, step.seat, step.deal, objective) for step in steps}
+
+
+def by_role(steps: list[Step]) -> dict[str, list[Step]]:
+    """The steps of each role (network), in order."""
+    found: dict[str, list[Step]] = {}
+    for step in steps:
+        found.setdefault(step.role, []).append(step)
+    return found
+
+
 def samples(steps: list[Step], returns: dict[tuple[int, int], float]) -> Samples:
     """One role's self-play steps of a game as frames: the chosen rows, contexts, returns and actor Qs."""
     return Samples(np.stack([step.decision.row(step.choice) for step in steps]).astype(np.int8),
@@ -230,5 +244,5 @@ def _contexts(steps: list[Step]) -> dict[str, np.ndarray]:
     return {name: np.stack([step.decision.context[name] for step in steps]).astype(np.int8) for name in context}
 
 
-__all__ = ["Chunk", "Imitation", "Samples", "SelfPlayWorker", "Step", "Weights", "imitation", "samples",
-           "weights_of"]
+__all__ = ["Chunk", "Imitation", "Samples", "SelfPlayWorker", "Step", "Weights", "by_role", "imitation", "samples",
+           "step_returns", "weights_of"]

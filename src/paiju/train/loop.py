@@ -131,14 +131,39 @@ class RunSettings:
 
 @dataclass(frozen=True, kw_only=True)
 class WarmStart:
-    """Settings of a trainer whose first ``warm_games`` games are a ``teacher``'s, imitated before self-play."""
+    """Settings of a trainer whose first ``warm_games`` games are a ``teacher``'s, imitated before self-play, or
+    (a trainer that reads corpora) whose warm start imitates the recorded games of ``warm_records``."""
 
     warm_games: int = 0
     teacher: str = ""
+    warm_records: Path | None = None
+    """A corpus of recorded games (``paiju records generate``) imitated before self-play; ``None``: none."""
+    warm_holdout: float = 0.05
+    """The share of ``warm_records``'s games, the last ones, never trained on: the warm start's accuracy is
+    measured on them (0: none held out)."""
+
+    def check_warm_start(self, reads_records: bool) -> None:
+        """``PaijuError`` naming a warm start these settings cannot make: negative games, a corpus for a trainer
+        that reads none (``reads_records`` false), a teacher's games and a corpus at once, a held-out share
+        outside [0, 1)."""
+        if self.warm_games < 0:
+            raise PaijuError(f"warm_games must be at least 0, got {self.warm_games}")
+        if self.warm_records is None:
+            return
+        if not reads_records:
+            raise PaijuError("this trainer warm-starts from a teacher's games only (warm_games); a warm start from "
+                             "records (warm_records) is paiju train dmc's")
+        if self.warm_games:
+            raise PaijuError("a warm start imitates a teacher's games (warm_games) or recorded ones (warm_records), "
+                             "not both")
+        if not 0 <= self.warm_holdout < 1:
+            raise PaijuError(f"warm_holdout is a share of the corpus's games in [0, 1), got {self.warm_holdout}")
 
     def warm_start(self) -> dict[str, Any]:
-        """How the run started, for the model files' metadata."""
-        return {"warm_games": self.warm_games, "teacher": self.teacher if self.warm_games else ""}
+        """How the run started, for the model files' metadata (a trainer's progress adds what it read of
+        ``warm_records``: ``paiju.train.dmc.DMCProgress``)."""
+        return {"warm_games": self.warm_games, "teacher": self.teacher if self.warm_games else "",
+                "warm_records": "" if self.warm_records is None else str(self.warm_records)}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -152,8 +177,7 @@ class BatchSettings(RunSettings, WarmStart):
         super().__post_init__()
         if self.batch_games < self.actors:
             raise PaijuError(f"a batch of {self.batch_games} games cannot be shared by {self.actors} actors")
-        if self.warm_games < 0:
-            raise PaijuError(f"warm_games must be at least 0, got {self.warm_games}")
+        self.check_warm_start(reads_records=False)
 
 
 def _to_json(value: Any) -> Any:
@@ -212,6 +236,8 @@ class TrainResult:
     """``unit`` per second of this invocation (resumed runs: since the resume)."""
     games_per_hour: float
     """Games played per hour of this invocation."""
+    agent: str
+    """The agent name that plays the run's model file (``dmc:DIR/model.pt``)."""
 
 
 S = TypeVar("S", bound=RunSettings)
@@ -244,6 +270,8 @@ class Run(ABC, Generic[S, P]):
     def __init__(self, config: S, progress: P) -> None:
         self.config = config
         self.progress = progress
+        self.played_by = ""
+        """The agent name that plays the model file last written (``save_networks``)."""
 
     @classmethod
     @abstractmethod
@@ -308,7 +336,7 @@ class Run(ABC, Generic[S, P]):
         out = self.config.out
         atomic_torch_save({"format": checkpoint_format(self.TRAINER), "config": self.config.to_json(),
                            "progress": asdict(self.progress), **self.learner_data()}, out / CHECKPOINT_FILE)
-        self.save_networks(out / MODEL_FILE)
+        self.played_by = self.save_networks(out / MODEL_FILE)
 
     @classmethod
     def load(cls, folder: Path) -> Self:
@@ -583,7 +611,8 @@ def run_training(cls: type[Run[S, P]], config: S, resume: bool = False, keep_bou
         run.conclude(loop)
     elapsed = max(loop.elapsed, 1e-9)
     return TrainResult(run.progress.games, run.samples, cls.UNIT, run.progress.seconds,
-                       (run.samples - samples_before) / elapsed, (run.progress.games - games_before) * 3600 / elapsed)
+                       (run.samples - samples_before) / elapsed, (run.progress.games - games_before) * 3600 / elapsed,
+                       run.played_by)
 
 
 __all__ = [

@@ -7,6 +7,7 @@ learner's losses (per role for DMC; policy KL and value RMSE for ScrofaZero).
 
 ``paiju plot DIR1 DIR2 ...`` compares runs (e.g. ablations at equal wall time): one panel per metric (WP, ADP)
 and evaluation opponent, evaluation against wall-clock minutes, one line (and interval band) per run.
+``plot_points`` draws such a comparison from a table of evaluations gathered by hand (background and final ones).
 """
 
 from __future__ import annotations
@@ -125,4 +126,34 @@ def plot_runs(folders: list[Path], out: Path) -> Path:
     return out
 
 
-__all__ = ["plot_run", "plot_runs"]
+def plot_points(table: Path, out: Path, title: str) -> Path:
+    """Draw a table of evaluations (a CSV with ``run``, ``minutes``, ``wp``, ``wp_low``, ``wp_high`` columns, one
+    row per evaluation, e.g. runs compared at equal wall time from one start) as WP against training minutes, one
+    line and interval band per run, into ``out``."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = _read(table)
+    if not rows:
+        raise PaijuError(f"{table} has no rows of evaluations (run, minutes, wp, wp_low, wp_high)")
+    figure, axis = plt.subplots(figsize=(7, 4.5), constrained_layout=True)
+    for run in dict.fromkeys(row["run"] for row in rows):
+        points = sorted((float(r["minutes"]), float(r["wp"]), float(r["wp_low"]), float(r["wp_high"]))
+                        for r in rows if r["run"] == run)
+        xs = [point[0] for point in points]
+        line = axis.plot(xs, [point[1] for point in points], marker="o", label=run)[0]
+        axis.fill_between(xs, [point[2] for point in points], [point[3] for point in points], alpha=0.15,
+                          color=line.get_color())
+    axis.set_xlabel("training time (minutes)")
+    axis.set_ylabel("win rate (95 % interval)")
+    axis.set_title(title)
+    axis.grid(alpha=0.3)
+    axis.legend()
+    figure.savefig(out, dpi=90)
+    plt.close(figure)
+    return out
+
+
+__all__ = ["plot_points", "plot_run", "plot_runs"]

@@ -1,48 +1,68 @@
-"""PerfectDou training (Yang et al. 2022, §4 and appendix D.1): PPO with a perfect-information critic. Read this
-file top to bottom.
+"""PPO with a perfect-information critic (PerfectDou, Yang et al. 2022, §4 and appendix D.1), ``paiju train ppo``,
+for DouDizhu and GuanDan. Read this file top to bottom; what differs by game is ``paiju.train.ppo_games``.
 
-The actors (``paiju.train.ppo_selfplay``) play research-mode games with the three roles' current policies and
-return every decision with its GAE advantage and return (rewards: the oracle's minimum-steps advantage plus the
-final score). Each role's network learns from its own decisions only, against the latest opponents
-(appendix D.1), by the clipped surrogate (Schulman et al. 2017):
+The actors (``paiju.train.ppo_selfplay``) play self-play games with the roles' current policies and return every
+decision with its GAE advantage and return. Each role's network learns from its own decisions only, against the
+latest opponents (appendix D.1), by the clipped surrogate (Schulman et al. 2017):
 
     ratio  = π(a|s) / π_old(a|s)
     loss   = −mean min(ratio · Â, clip(ratio, 1 − ε, 1 + ε) · Â) − c_H · H(π) + c_V · mean (V(s, hidden) − R)²
 
-with ``Â`` the advantages normalised per minibatch and ``V`` the critic, which also sees the other two hands
-and their minimum steps (``ModelConfig.perfect``; off for the PTIE ablation). Adam, ``epochs`` passes over each
-batch in shuffled minibatches, gradients clipped by norm.
+with ``Â`` the advantages normalised per minibatch and ``V`` the critic, which also sees the hidden hands
+(``ModelConfig.perfect``; off for the PTIE ablation). Adam, ``epochs`` passes over each batch in shuffled
+minibatches, gradients clipped by norm (actor and critic together).
 
-Defaults follow Table 7 where they fit two CPU cores: Adam lr 3e-4, γ = 1, GAE λ = 0.95, oracle scale 50,
-LSTM over 15 moves, policy MLP [256, 256, 256, 512], value MLP [256, 256, 256, 256], batches of about 1,000
-decisions a role (64 games), model lag 1 (actors play batch k + 1 while the learner trains on batch k).
-Deviations: the entropy weight is 0.01 (Table 7: 0.1, with a batch a hundred times larger per update than ours;
-a warm-started policy should not be pulled back toward uniform); GAE runs over each seat's whole game (Table 7
-truncates at 8 decisions a seat: our games average about 11, so nearly the same).
+**DouDizhu** (PerfectDou): one actor-critic per role (landlord, down, up) over abstract actions; rewards: the
+oracle's minimum-steps advantage (``oracle_scale``) plus the final score; the critic also sees the other two
+hands and their minimum steps. Defaults follow Table 7 where they fit two CPU cores: Adam lr 3e-4, γ = 1, GAE
+λ = 0.95, oracle scale 50, LSTM over 15 moves, policy MLP [256, 256, 256, 512], value MLP [256, 256, 256, 256],
+batches of about 1,000 decisions a role (64 games), model lag 1 (actors play batch k + 1 while the learner trains
+on batch k). Deviations: the entropy weight is 0.01 (Table 7: 0.1, with a batch a hundred times larger per
+update than ours; a warm-started policy should not be pulled back toward uniform); GAE runs over each seat's
+whole game (Table 7 truncates at 8 decisions a seat: our games average about 11, so nearly the same).
+
+**GuanDan** (after DanZero+, which follows DMC with PPO): one actor-critic every seat plays. The policy is a DMC
+GuanDan network (``FeatureQNet`` on the ``plus`` or paper features, ``paiju.agents.dmc``), its logits the
+network's scores / τ (``temperature``, 0.1: the DMC warm start's imitation temperature), over every legal play
+(no abstraction); so ``--init`` takes any GuanDan DMC model file, and ``DIR/model.pt`` is one again (agent
+``dmc:DIR/model.pt``; its metadata says it was trained by PPO and that its scores are logits × τ, not
+Q-values). The critic (``paiju.agents.perfectdou.guandan``) is an MLP over the seat's state features and the
+other three hands (54-card counts and cards left); it exists only in training (the checkpoint keeps it, the
+model file does not; an ``--init`` run starts a fresh one). Games are whole games as DMC plays them; tribute
+and return stay with the ``rules`` player, as in DMC. Rewards: the round's result for the seat's team at the
+round's end (DMC's GuanDan return: ±1..±3, ±1 more on the round that ends the game) divided by 3, γ = 1, GAE
+(λ = 0.95) over each seat's own decisions of the round. No oracle reward (``oracle_scale`` is DouDizhu's).
+Batches of 4 games (about 2,000 decisions, near DMC's GuanDan batch of 3,200 frames); the other defaults are
+DouDizhu's.
+
+In both games decisions with a single legal play are not trained on.
 
 Warm start (optional, stated with the model): the first ``warm_games`` games are a teacher's (``rules`` by
-default): the actor imitates its abstract actions (cross-entropy) and the critic learns the returns of its
-games. From a warm start, Table 7's step size made the policy worse on 2 cores; the shipped networks were
-trained on from one with lr 1e-4, 2 epochs and no entropy bonus (``agents/perfectdou/weights/README.md``). The
-final stage of the paper (ADP alone) is a new run with ``--init RUN/model.pt --oracle-scale 0``.
+default): the actor imitates its actions (cross-entropy) and the critic learns the returns of its games. From a
+warm start, Table 7's step size made the DouDizhu policy worse on 2 cores; the shipped networks were trained on
+from one with lr 1e-4, 2 epochs and no entropy bonus (``agents/perfectdou/weights/README.md``). The final stage
+of the paper (ADP alone) is a new run with ``--init RUN/model.pt --oracle-scale 0``.
 
 Batch ``k`` is split over the actors in a fixed way, so a run is reproducible from its seed whatever the
 machine's timing (same actors count, same torch threads). Ctrl-C or SIGTERM finishes the batch in hand,
 checkpoints and stops. ``DIR/checkpoint.pt`` (atomic) holds everything to ``--resume``; ``DIR/model.pt`` the
-networks alone (the agent ``perfectdou:DIR``); the loop, logs, TensorBoard and background evaluation against
-``rules`` and ``dmc`` are the shared runtime's (``paiju.train.loop``).
+networks that play (DouDizhu: the agent ``perfectdou:DIR``; GuanDan: ``dmc:DIR/model.pt``); the loop, logs,
+TensorBoard and background evaluation against ``rules`` and ``dmc`` are the shared runtime's
+(``paiju.train.loop``).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import torch
 
-from paiju.agents.perfectdou.model import ROLES, ModelConfig, PerfectDouModels, PerfectDouNet, load_models, save_models
+from paiju.agents.dmc.adapters import adapter_for
+from paiju.agents.perfectdou.guandan import GuanDanNets
+from paiju.agents.perfectdou.model import ModelConfig
 from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
 from paiju.train.backends import Actors
@@ -58,20 +78,30 @@ from paiju.train.loop import (
     run_training,
     share,
 )
+from paiju.train.ppo_games import PPOGame, guandan_nets, ppo_game
 from paiju.train.ppo_selfplay import PPOChunk, PPOWorker, Steps, weights_of
 from paiju.train.segments import first_rows, log_softmax_by_decision, owners
 
 LOSSES = ("policy", "value", "entropy")
 
 
+BATCH_GAMES = {"doudizhu": 64, "guandan": 4}
+"""Games per batch by default: about 1,000 decisions a DouDizhu role (Table 7's batch, scaled to 2 cores); about
+2,000 GuanDan decisions (four whole games; DMC's GuanDan batch is 3,200 frames)."""
+
+
 @dataclass(frozen=True, kw_only=True)
-class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu",), bound="games",
+class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu", "guandan"), bound="games",
                 at_least_one=("epochs", "minibatch"), not_negative=("oracle_scale", "entropy", "value_weight")):
     """One training run. ``minutes`` and ``games`` bound it (whichever comes first; 0 = no bound)."""
 
     game: str = "doudizhu"
     games: int = 0
+    batch_games: int = 0
+    """Games per batch; 0: the game's (``BATCH_GAMES``)."""
     model: ModelConfig = field(default_factory=ModelConfig)
+    """Network sizes. GuanDan: ``policy`` the actor's MLP widths (a DMC network's; an ``init`` file's replace
+    them), ``value`` the critic's, ``perfect`` whether it sees the hidden hands; ``lstm`` and ``action`` unused."""
     epochs: int = 4
     minibatch: int = 256
     learning_rate: float = 3e-4
@@ -81,19 +111,46 @@ class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu",), bound="games"
     gae_lambda: float = 0.95
     grad_clip: float = 1.0
     oracle_scale: float = 50.0
-    """``l`` of the oracle reward; 0 switches it off (the final stage, or the ablation)."""
+    """``l`` of the oracle reward; 0 switches it off (the final stage, or the ablation). DouDizhu only."""
+    temperature: float = 0.1
+    """GuanDan: τ, the policy's logits are the DMC network's scores / τ (0.1: the DMC warm start's imitation
+    temperature)."""
+    features: str = ""
+    """GuanDan: the DMC features the actor reads (``plus`` or ``paper``; empty: ``plus``; an ``init`` file's
+    replace them)."""
     teacher: str = "rules"
     eval_opponents: tuple[str, ...] = ("rules", "dmc")
 
     def __post_init__(self) -> None:
+        if self.batch_games == 0:
+            object.__setattr__(self, "batch_games", BATCH_GAMES.get(self.game, BATCH_GAMES["doudizhu"]))
         super().__post_init__()
         if not 0 <= self.gae_lambda <= 1 or not 0 < self.clip < 1:
             raise PaijuError(f"need 0 ≤ gae_lambda ≤ 1 and 0 < clip < 1, got {self.gae_lambda}, {self.clip}")
+        if self.temperature <= 0:
+            raise PaijuError(f"temperature must be positive, got {self.temperature}")
+        if self.game == "guandan":
+            object.__setattr__(self, "features", adapter_for("guandan", self.features).features)
+        elif self.features:
+            raise PaijuError(f"features name a GuanDan actor's DMC encoder; {self.game} has none, got "
+                             f"{self.features!r}")
+
+    @property
+    def networks(self) -> ModelConfig | GuanDanNets:
+        """The networks' description the actors build theirs from: PerfectDou's sizes, or a GuanDan
+        actor-critic's."""
+        return guandan_nets(self.model, self.features, self.temperature) if self.game == "guandan" else self.model
+
+    @property
+    def adapter(self) -> PPOGame:
+        """The game as PPO sees it (``paiju.train.ppo_games``)."""
+        return ppo_game(self.networks, self.oracle_scale)
 
     @property
     def value_scale(self) -> float:
-        """Rewards are divided by this (the oracle scale, at least 1) so the critic's targets stay near unit size."""
-        return max(1.0, self.oracle_scale)
+        """Rewards are divided by this so the critic's targets stay near unit size (DouDizhu: the oracle scale, at
+        least 1; GuanDan: 3, the largest round result)."""
+        return self.adapter.value_scale
 
 
 @dataclass
@@ -103,13 +160,12 @@ class PPOProgress(Progress):
     """Decisions trained on (each counted once, however many epochs)."""
 
 
-def losses(network: PerfectDouNet, batch: Steps, config: PPOConfig, imitate: bool) -> dict[str, torch.Tensor]:
+def losses(network: torch.nn.Module, batch: Steps, config: PPOConfig, imitate: bool) -> dict[str, torch.Tensor]:
     """The clipped surrogate (or, ``imitate``, the teacher's cross-entropy), the value loss and the entropy."""
     count = len(batch)
     counts = torch.from_numpy(batch.counts)
     owner = owners(counts)
-    encoded = network.encode(torch.from_numpy(batch.state), torch.from_numpy(batch.history))
-    logits = network.logits(encoded, torch.from_numpy(batch.actions), torch.from_numpy(batch.abstract), owner)
+    logits, value = config.adapter.evaluate(network, batch, owner)
     log_policy = log_softmax_by_decision(logits, owner, count)
     chosen = first_rows(counts) + torch.from_numpy(batch.chosen)
     log_chosen = log_policy[chosen]
@@ -121,7 +177,6 @@ def losses(network: PerfectDouNet, batch: Steps, config: PPOConfig, imitate: boo
         advantage = (advantage - advantage.mean()) / (advantage.std() + 1e-8) if count > 1 else advantage
         ratio = (log_chosen - torch.from_numpy(batch.logp)).exp()
         policy = -torch.min(ratio * advantage, ratio.clamp(1 - config.clip, 1 + config.clip) * advantage).mean()
-    value = network.values(encoded, torch.from_numpy(batch.perfect))
     value_loss = ((value - torch.from_numpy(batch.ret)) ** 2).mean()
     return {"policy": policy, "value": value_loss, "entropy": entropy}
 
@@ -149,16 +204,18 @@ def learn(run: PPORun, role: str, data: Steps, imitate: bool) -> dict[str, float
     return {name: float(np.mean(values)) for name, values in recorded.items()}
 
 
-def make_optimizer(network: PerfectDouNet, config: PPOConfig) -> torch.optim.Optimizer:
+def make_optimizer(network: torch.nn.Module, config: PPOConfig) -> torch.optim.Optimizer:
     return torch.optim.Adam(network.parameters(), lr=config.learning_rate)
 
 
 class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOProgress, agent="perfectdou",
              unit="decisions"):
-    """The learner: the three roles' networks (actor and critic) and their optimizers."""
+    """The learner: each role's network (actor and critic) and optimizer. ``models`` are the game's
+    (``PPOGame``): PerfectDou's three for DouDizhu, one actor-critic for GuanDan."""
 
-    def __init__(self, config: PPOConfig, progress: PPOProgress, models: PerfectDouModels) -> None:
+    def __init__(self, config: PPOConfig, progress: PPOProgress, models: Any) -> None:
         super().__init__(config, progress)
+        self.game = config.adapter
         self.models = models
         self.optimizers = {role: make_optimizer(network, config) for role, network in models.networks.items()}
         torch.manual_seed(derive_seed(config.seed, "learner", progress.batches))
@@ -166,19 +223,13 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
 
     @classmethod
     def create(cls, config: PPOConfig) -> PPORun:
-        """Fresh weights from the seed, or the ``init`` model's (whose sizes replace the config's; a critic that
-        sees the hidden hands when the init's does not, or the other way round, starts fresh)."""
-        if config.init:
-            models = load_models(Path(config.init))
-            if models.config.perfect != config.model.perfect:
-                models = models.with_critic(config.model.perfect, config.seed)
-        else:
-            models = PerfectDouModels.fresh(config.model, config.seed)
-        return cls(replace(config, model=models.config), PPOProgress(), models)
+        """Fresh weights from the seed, or the ``init`` model's (``PPOGame.create``)."""
+        config, models = config.adapter.create(config)
+        return cls(config, PPOProgress(), models)
 
     @classmethod
     def restore(cls, config: PPOConfig, progress: PPOProgress, data: dict[str, Any]) -> PPORun:
-        run = cls(config, progress, PerfectDouModels.from_dict(data["models"], str(config.out)))
+        run = cls(config, progress, config.adapter.restore(data["models"], str(config.out)))
         load_optimizer_states(run.optimizers, data["optimizers"])
         return run
 
@@ -186,16 +237,16 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
         return {"models": self.models.to_dict(), "optimizers": optimizer_states(self.optimizers)}
 
     def save_networks(self, path: Path) -> str:
-        self.models.meta = self.meta()
-        save_models(self.models, path)
-        return f"perfectdou:{path}"
+        """The networks that play (DouDizhu: a PerfectDou file, agent ``perfectdou``; GuanDan: the actor as a DMC
+        file, agent ``dmc``)."""
+        return self.game.save(self.models, path, self.meta())
 
     def losses(self) -> tuple[str, ...]:
         return LOSSES
 
     def actors(self) -> Actors:
         config = self.config
-        return PPOWorker, [(config.model, config.oracle_scale, config.value_scale, config.gae_lambda, seed)
+        return PPOWorker, [(config.networks, config.oracle_scale, config.value_scale, config.gae_lambda, seed)
                            for seed in actor_seeds(config)]
 
     def weights(self) -> Any:
@@ -206,7 +257,7 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
         progress = self.progress
         imitate = bool(share(self.config, progress.batches)[0][2])
         chunks: list[PPOChunk] = self.next_batch(loop)
-        for role in ROLES:
+        for role in self.game.roles:
             found = [chunk.steps[role] for chunk in chunks if role in chunk.steps]
             if found:
                 for name, value in learn(self, role, Steps.concat(found), imitate).items():
@@ -223,4 +274,4 @@ def train(config: PPOConfig, **options: Any) -> TrainResult:
     return run_training(PPORun, config, **options)
 
 
-__all__ = ["LOSSES", "PPOConfig", "PPOProgress", "PPORun", "learn", "losses", "train"]
+__all__ = ["BATCH_GAMES", "LOSSES", "PPOConfig", "PPOProgress", "PPORun", "learn", "losses", "train"]

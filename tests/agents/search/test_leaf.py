@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from paiju.agents import make_agent
+from paiju.agents.dmc.weights import load_models, save_models, shipped_model_path
 from paiju.agents.search.profiles import guandan_round_result
 from paiju.agents.search.rollout import Leaf, Rollout
 from paiju.core.agent import Agent, ScoredAction
@@ -120,3 +121,11 @@ def test_the_search_with_network_leaves_decides_legally_and_reproducibly():
 def test_bad_leaves_are_refused(spec, game, message):
     with pytest.raises(PaijuError, match=message):
         make_agent(spec, game)
+
+
+def test_a_network_whose_scores_are_not_values_is_refused_as_a_leaf(tmp_path):
+    policy = load_models(shipped_model_path("guandan"))
+    policy.meta = {**policy.meta, "scores": "policy logits × τ (τ = 0.1), not Q-values"}
+    save_models(policy, tmp_path / "policy.pt")
+    with pytest.raises(PaijuError, match=r"cannot value states: its scores are policy logits × τ \(τ = 0.1\)"):
+        make_agent(f"search:leaf=dmc:{tmp_path / 'policy.pt'}", "guandan")

@@ -1,6 +1,8 @@
 """The DMC player: scores every legal action with Q(state, action) and plays the best one.
 
-Decisions no network makes (DouDizhu bids, GuanDan tribute and return) go to the game's heuristic player
+A file written by ``paiju train ppo`` (GuanDan) holds a policy: its scores are logits × τ, not Q-values, and its
+metadata says so (``meta["scores"]``, which ``scale`` reports); the greedy choice is the policy's most probable
+play. Decisions no network makes (DouDizhu bids, GuanDan tribute and return) go to the game's heuristic player
 (``DMCAdapter.fallback``). With ``epsilon > 0`` it explores as DMC's actors do: a uniformly random legal action
 with probability ε (DouZero and DanZero: ε = 0.01). Inference runs on one thread: a decision is a batch of a
 few dozen rows, where more threads only add overhead (and oversubscribe the cores of parallel workers).
@@ -39,6 +41,8 @@ class DMCAgent(Agent):
         torch.set_num_threads(1)
         self.models = models
         self.adapter = models.adapter
+        if "scores" in models.meta:  # a policy trained by PPO: its scores are logits × τ, not Q-values
+            self.score_scale = str(models.meta["scores"])
         self.fallback = self.adapter.fallback(seed)
         self.epsilon = epsilon
         self.rng = random.Random(seed)

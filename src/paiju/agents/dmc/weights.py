@@ -2,7 +2,9 @@
 
 A file is a ``torch.save`` dictionary, loaded with ``weights_only=True`` (no code runs on load):
 ``{"format": "paiju-dmc-1", "game", "objective", "model": ModelConfig JSON, "networks": {role: state_dict},
-"meta": {...}}`` where ``meta`` says how the weights were trained (command, seed, frames, wall time). Shipped
+"meta": {...}}`` where ``meta`` says how the weights were trained (trainer, command, seed, frames, wall time) and,
+for networks whose scores are not Q-values, what they are (``scores``: a GuanDan policy trained by ``paiju train
+ppo`` scores actions by its logits × τ). Shipped
 files (``paiju/agents/dmc/weights/<game>.pt``) store half-precision tensors to stay small; they are loaded back
 as float32. Files are read and written by ``paiju.agents.model_files``.
 """

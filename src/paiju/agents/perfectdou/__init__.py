@@ -5,8 +5,9 @@ steps to play out.
 Agent names: ``perfectdou`` plays the networks shipped with paiju (``weights/doudizhu.pt``, how they were
 trained in ``weights/README.md``); ``perfectdou:PATH`` those of a model file or a training folder (``paiju train
 ppo --out DIR`` keeps its latest networks in ``DIR/model.pt``). Modules: ``model`` (networks, model files),
-``features`` (PerfectDou's features, a decision's candidates and scores), ``agent`` (the player). Training:
-``paiju.train.ppo``.
+``features`` (PerfectDou's features, a decision's candidates and scores), ``agent`` (the player), ``guandan``
+(the same PPO for GuanDan: the actor is a DMC GuanDan network, played by the ``dmc`` agent, and the critic in
+this module also sees the other three hands). Training: ``paiju.train.ppo``.
 This package imports torch only when an agent is made.
 """
 

@@ -145,3 +145,9 @@ def check_leaf(spec: str, game: str) -> None:
         raise PaijuError(f"search option leaf={spec!r} does not score {game} states by their value; "
                          f"accepted: {', '.join(profile.leaf_agents)}")
     check_policy("leaf", spec, game)
+    agent = make_agent(spec, game)
+    try:
+        if agent.score_scale != type(agent).score_scale:  # e.g. a DMC file holding a policy trained by PPO
+            raise PaijuError(f"search option leaf={spec!r} cannot value states: its scores are {agent.score_scale}")
+    finally:
+        agent.close()
