@@ -9,8 +9,10 @@ defaults were chosen"):
 
 - **DouDizhu** ``pimc``, ``rules`` prior and rollouts, 40 worlds, top 5, 200 simulations, ``z=2``; no belief
   weighting; the endgame solver (option ``solve``) off by default.
-- **GuanDan** ``pimc``, ``rules`` prior and rollouts, 10 worlds, top 3, 30 simulations, ``z=1``: a
-  deterministic budget, not a time budget.
+- **GuanDan** ``pimc``, ``rules`` prior and rollouts, 80 worlds, top 3, 240 simulations, ``z=1``: a
+  deterministic budget, not a time budget (about 0.27 s a decision on one core with the compiled rule bot; 30
+  simulations over 10 worlds tied ``rules``, 240 over 80 beat it). No leaf network by default: the shipped
+  ``dmc`` network's values made the search weaker (``leaf``).
 - **Gongzhu** ``pimc``, ``mr-greed`` prior, ``mr-greed:1`` rollouts (one sampled deal a decision), 60 worlds,
   top 4, 240 simulations, ``z=1``.
 """
@@ -88,7 +90,7 @@ PROFILES: dict[str, GameProfile] = {
         searched_phases=("play",), deal_value=None, exact=doudizhu_endgame,
         size=doudizhu_cards_left),
     "guandan": GameProfile(
-        defaults=SearchOptions(algo="pimc", policy="rules", rollout="rules", worlds=10, top=3, sims=30, ms=None,
+        defaults=SearchOptions(algo="pimc", policy="rules", rollout="rules", worlds=80, top=3, sims=240, ms=None,
                                z=1.0, c=1.0, temperature=1.0, belief=0),
         searched_phases=("play",), deal_value=guandan_round_result,
         leaf_agents=("dmc",)),
