@@ -11,7 +11,7 @@ from typing import Any
 from paiju.agents import AgentFactory, make_agent
 from paiju.agents.search.budget import Budget
 from paiju.agents.search.ismcts import Ismcts
-from paiju.agents.search.options import SearchOptions, check_policy, parse_options
+from paiju.agents.search.options import SearchOptions, parse_options
 from paiju.agents.search.pimc import pimc, ranked_estimates
 from paiju.agents.search.prior import ranked
 from paiju.agents.search.profiles import PROFILES, GameProfile
@@ -144,8 +144,10 @@ def check_leaf(spec: str, game: str) -> None:
     if spec.partition(":")[0] not in profile.leaf_agents:
         raise PaijuError(f"search option leaf={spec!r} does not score {game} states by their value; "
                          f"accepted: {', '.join(profile.leaf_agents)}")
-    check_policy("leaf", spec, game)
-    agent = make_agent(spec, game)
+    try:
+        agent = make_agent(spec, game)
+    except PaijuError as error:
+        raise PaijuError(f"search option leaf={spec!r}: {error}") from None
     try:
         if agent.score_scale != type(agent).score_scale:  # e.g. a DMC file holding a policy trained by PPO
             raise PaijuError(f"search option leaf={spec!r} cannot value states: its scores are {agent.score_scale}")
