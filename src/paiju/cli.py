@@ -16,7 +16,7 @@ from paiju.core.errors import PaijuError
 from paiju.games.doudizhu.rules import DouDizhuRules
 from paiju.games.doudizhu.solve_cli import solve_doudizhu
 from paiju.records.cli import records_app
-from paiju.train.cli import plot, train_app
+from paiju.train.cli import AddressOption, BackendOption, plot, train_app
 
 app = typer.Typer(help="paiju: engines, bots and evaluation for DouDizhu, GuanDan and Gongzhu.",
                   no_args_is_help=True, pretty_exceptions_enable=False)
@@ -62,10 +62,11 @@ def _doudizhu_rules(mode: str, rules_json: str | None) -> DouDizhuRules:
 def demo(decks: Annotated[int, typer.Option(help="Decks per pairing.")] = 1000,
          seed: Annotated[int, typer.Option(help="Seed of the whole tournament.")] = 2026,
          workers: Annotated[int, typer.Option(help="Worker processes.")] = 2) -> None:
-    """A seeded round-robin among the built-in DouDizhu agents, role-swapped, with a result table."""
-    from paiju.eval.tournament import round_robin
+    """A seeded round-robin among the built-in DouDizhu agents, role-swapped, with result tables."""
+    from paiju.eval.tournament import TournamentConfig, run_tournament
 
-    round_robin(["rules", "random"], decks=decks, seed=seed, workers=workers, console=console)
+    _report(run_tournament(TournamentConfig(("rules", "random"), decks=decks, seed=seed, workers=workers),
+                           console=console), None)
 
 
 @app.command("serve")
@@ -195,6 +196,8 @@ def eval_doudizhu(
     mode: Annotated[str, typer.Option(help="research (fixed landlord) or full (bidding).")] = "research",
     seed: Annotated[int, typer.Option(help="Seed of the evaluation.")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
     protocol: Annotated[str, typer.Option(help="role-swap (DouZero/PerfectDou) or two-table (DeepRocket).")]
     = "role-swap",
     out: Annotated[Path | None, typer.Option(help="Write the full report as JSON here.")] = None,
@@ -208,7 +211,7 @@ def eval_doudizhu(
 
     agent_a, agent_b = with_bidding(agent_a, bidding, mode), with_bidding(agent_b, bidding, mode)
     config = DouDizhuEvalConfig(agent_a=agent_a, agent_b=agent_b, decks=decks, mode=mode, seed=seed,
-                                workers=workers, protocol=protocol)
+                                workers=workers, protocol=protocol, backend=backend, address=address)
     _report(evaluate_doudizhu(config, progress=True), out)
 
 
@@ -219,18 +222,23 @@ def eval_gongzhu(
     deals: Annotated[int, typer.Option(help="Deals; each is played twice, hands rotated one seat.")] = 1024,
     seed: Annotated[int, typer.Option(help="Seed of the evaluation.")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
     wpg: Annotated[bool, typer.Option(help="Winning points over Greed: A against two mr-greed, 1024 x 2.")] = False,
     out: Annotated[Path | None, typer.Option(help="Write the full report as JSON here.")] = None,
 ) -> None:
     """Duplicate evaluation of team A against team B: mean points per game with its standard error."""
+    from dataclasses import replace
+
     from paiju.eval.gongzhu import GongzhuEvalConfig, evaluate_gongzhu, wpg_config
 
     if wpg:
-        config = wpg_config(agent_a, seed, workers)
+        config = wpg_config(agent_a, seed)
     elif agent_b is None:
         raise PaijuError("name agent B, or use --wpg to play against mr-greed")
     else:
-        config = GongzhuEvalConfig(agent_a, agent_b, deals, seed, workers)
+        config = GongzhuEvalConfig(agent_a, agent_b, deals, seed)
+    config = replace(config, workers=workers, backend=backend, address=address)
     _report(evaluate_gongzhu(config, progress=True), out)
 
 
@@ -245,13 +253,15 @@ def eval_guandan(
     start_level: Annotated[str, typer.Option(help="Level of the first round.")] = "2",
     seed: Annotated[int, typer.Option(help="Seed of the evaluation.")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
     out: Annotated[Path | None, typer.Option(help="Write the full report as JSON here.")] = None,
 ) -> None:
     """Duplicate evaluation of two GuanDan teams: game win rate, round outcomes, levels gained per round."""
     from paiju.eval.guandan import GuanDanEvalConfig, evaluate_guandan
 
     config = GuanDanEvalConfig(agent_a, agent_b, deals=(games + 1) // 2, seed=seed, workers=workers, rounds=rounds,
-                               start_level=start_level)
+                               start_level=start_level, backend=backend, address=address)
     _report(evaluate_guandan(config, progress=True), out)
 
 
@@ -262,6 +272,8 @@ def eval_matrix(
     deals: Annotated[int, typer.Option(help="Deals per pair, each played twice.")] = 1024,
     seed: Annotated[int, typer.Option(help="Seed of the evaluation (the same deals for every pair).")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
     bootstrap: Annotated[int, typer.Option(help="Bootstrap resamples of the deals for the uncertainty of ε.")]
     = 1000,
     out: Annotated[Path | None, typer.Option(help="Write the full report as JSON here.")] = None,
@@ -269,7 +281,36 @@ def eval_matrix(
     """All pairs' mean scores and the intransitivity ε (ScrofaZero Eq. 17) with a bootstrap interval."""
     from paiju.eval.matrix import MatrixConfig, score_matrix
 
-    _report(score_matrix(MatrixConfig(game, tuple(agents), deals, seed, workers, bootstrap), progress=True), out)
+    config = MatrixConfig(game, tuple(agents), deals, seed, workers, bootstrap, backend=backend, address=address)
+    _report(score_matrix(config, progress=True), out)
+
+
+@eval_app.command("round-robin")
+def eval_round_robin(
+    agents: Annotated[list[str], typer.Argument(help="Two or more DouDizhu agents (random, rules, dmc, ...).")],
+    decks: Annotated[int, typer.Option(help="Role-swapped decks per pair.")] = 1000,
+    mode: Annotated[str, typer.Option(help="research (fixed landlord) or full (bidding).")] = "research",
+    seed: Annotated[int, typer.Option(help="Seed of the tournament (the same decks in every pair).")] = 0,
+    workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    decks_with: Annotated[list[str] | None, typer.Option(
+        "--decks-with", metavar="SPEC=N",
+        help="Pairs with an agent whose spec starts with SPEC play N decks, e.g. search=100 (repeatable).")] = None,
+    out: Annotated[Path | None, typer.Option(help="Folder for tournament.json, .md and .png, and each pair's "
+                                                  "report as it finishes (a rerun reuses them).")] = None,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
+) -> None:
+    """Round robin: every pair role-swapped on the same decks; ADP and WP matrices, results by role."""
+    from paiju.eval.tournament import TournamentConfig, parse_decks_with, run_tournament, write_tournament
+
+    config = TournamentConfig(tuple(agents), decks=decks, mode=mode, seed=seed, workers=workers,
+                              decks_with=tuple(parse_decks_with(text) for text in decks_with or ()),
+                              backend=backend, address=address)
+    report = run_tournament(config, out, console)
+    _report(report, None)
+    if out is not None:
+        for path in write_tournament(report, out):
+            console.print(f"written: {path}")
 
 
 def _report(report: object, out: Path | None) -> None:

@@ -117,7 +117,8 @@ def test_swapping_the_partnerships_negates_every_deal_pair() -> None:
 def test_report_json_and_table() -> None:
     report = evaluate("test-first", "random", deals=5)
     result = json.loads(json.dumps(report.to_json()))
-    assert result["config"] == {"agent_a": "test-first", "agent_b": "random", "deals": 5, "seed": 3, "workers": 1}
+    assert result["config"] == {"agent_a": "test-first", "agent_b": "random", "deals": 5, "seed": 3, "workers": 1,
+                                "backend": "local", "address": None}
     assert result["game"] == "gongzhu"
     assert result["wpg"] is None
     assert result["games"] == 10 and result["per_game"]["n"] == 5

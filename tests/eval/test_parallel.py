@@ -6,7 +6,8 @@ from pathlib import Path
 import pytest
 
 from paiju.core.errors import AgentError, PaijuError
-from paiju.eval.parallel import map_units
+from paiju.eval.doudizhu import DouDizhuEvalConfig, evaluate_doudizhu
+from paiju.eval.parallel import Parallelism, map_units
 from paiju.eval.seeds import derive_seed
 
 
@@ -77,3 +78,32 @@ def test_an_error_that_cannot_be_pickled_comes_back_with_its_type_and_text(impor
 def test_a_dead_worker_is_a_clear_error(importable_tests: None) -> None:
     with pytest.raises(PaijuError, match=r"a worker process died before units 0\.\.0 were played"):
         map_units(die, 1, 2, progress=False)
+
+
+def test_a_backend_is_local_or_ray_and_an_address_needs_ray() -> None:
+    with pytest.raises(PaijuError, match="unknown backend 'cloud'; choose local or ray"):
+        Parallelism(2, "cloud")  # type: ignore[arg-type]
+    with pytest.raises(PaijuError, match=r"a cluster address \(head:6379\) needs the ray backend"):
+        Parallelism(2, address="head:6379")
+    with pytest.raises(PaijuError, match="workers must be a positive integer, got 0"):
+        map_units(list, 3, 0, progress=False)
+    with pytest.raises(PaijuError, match="unknown backend 'cloud'"):
+        DouDizhuEvalConfig("rules", "random", backend="cloud")  # type: ignore[arg-type]
+
+
+def test_ray_tasks_give_the_results_of_local_processes(local_ray: None) -> None:
+    assert map_units(list, 37, Parallelism(2, "ray"), progress=False) == list(range(37))
+    here = evaluate_doudizhu(DouDizhuEvalConfig("rules", "random", decks=3), progress=False)
+    on_ray = evaluate_doudizhu(DouDizhuEvalConfig("rules", "random", decks=3, workers=2, backend="ray"),
+                               progress=False)
+    assert on_ray.per_deck == here.per_deck and len(here.per_deck) == 3
+    assert on_ray.to_json()["config"]["backend"] == "ray" and here.to_json()["config"]["backend"] == "local"
+
+
+def test_errors_in_ray_tasks_arrive_as_they_were_raised(local_ray: None) -> None:
+    with pytest.raises(AgentError) as caught:
+        map_units(fail_as_an_agent, 3, Parallelism(2, "ray"), progress=False)
+    assert (caught.value.agent, caught.value.seat) == ("ext:bot", 2)
+    assert caught.value.problem.startswith("act request: the program gave no answer within 1 s")
+    with pytest.raises(PaijuError, match=r"work on units 0\.\.0 failed: Unpicklable: chunk: starting at 0"):
+        map_units(fail_unpicklably, 1, Parallelism(1, "ray"), progress=False)

@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 
 from paiju.cli import app
 from paiju.core.errors import PaijuError
+from paiju.eval.parallel import Backend
 from paiju.records.corpus import CorpusReader, CorpusSettings
 from paiju.records.generate import GenerateConfig, generate
 
@@ -17,9 +18,9 @@ runner = CliRunner()
 
 
 def make(out: Path, games: int = 10, game: str = "doudizhu", agents: tuple[str, ...] = ("random",) * 3,
-         workers: int = 1, **options) -> list[int]:
+         workers: int = 1, backend: Backend = "local", **options) -> list[int]:
     settings = CorpusSettings(game=game, agents=agents, seed=7, shard_size=options.pop("shard_size", 5), **options)
-    return generate(GenerateConfig(settings, games, out, workers), progress=False)
+    return generate(GenerateConfig(settings, games, out, workers, backend), progress=False)
 
 
 def shard_bytes(folder: Path) -> dict[str, bytes]:
@@ -33,6 +34,12 @@ def test_same_seed_same_bytes_for_any_workers(tmp_path):
     assert list(shard_bytes(tmp_path / "one")) == ["games-00000.jsonl.gz", "games-00001.jsonl.gz"]
     mode = stat.S_IMODE((tmp_path / "one" / "games-00000.jsonl.gz").stat().st_mode)
     assert mode == 0o644 and stat.S_IMODE((tmp_path / "one" / "corpus.json").stat().st_mode) == 0o644
+
+
+def test_ray_tasks_write_the_same_bytes(tmp_path, local_ray):
+    make(tmp_path / "here", games=15, agents=("rules", "random", "rules"))
+    assert make(tmp_path / "ray", games=15, agents=("rules", "random", "rules"), workers=2, backend="ray") == [0, 1, 2]
+    assert shard_bytes(tmp_path / "here") == shard_bytes(tmp_path / "ray") and len(shard_bytes(tmp_path / "ray")) == 3
 
 
 def test_resume_writes_only_the_missing_shard(tmp_path):
@@ -86,7 +93,9 @@ def test_errors_name_the_problem(tmp_path):
     make(tmp_path / "d", games=5)
     with pytest.raises(PaijuError, match="other settings"):
         make(tmp_path / "d", games=5, agents=("rules",) * 3)
-    assert not (tmp_path / "a").exists()
+    with pytest.raises(PaijuError, match="unknown backend 'cloud'"):
+        make(tmp_path / "e", backend="cloud")  # type: ignore[arg-type]
+    assert not (tmp_path / "a").exists() and not (tmp_path / "e").exists()
 
 
 def test_cli_generates_and_prints_the_summary(tmp_path):

@@ -47,6 +47,12 @@ class Agent(ABC):
         choice = self.act(observation, legal)
         return [ScoredAction(choice, 1.0)] + [ScoredAction(a, 0.0) for a in legal if a != choice]
 
+    def searched(self) -> list[ScoredAction] | None:
+        """The candidates the last ``act`` weighed by search, each with its value (on ``scale``), the chosen one
+        first; ``None`` when that move did not come from a search. Corpora keep them as soft targets for learners
+        (``paiju.records.annotations``)."""
+        return None
+
     def scale(self, observation: Any) -> str:
         """``score_scale`` for the decision at ``observation`` (agents that hand some phases to another agent
         say that agent's scale there)."""

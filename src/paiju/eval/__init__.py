@@ -6,5 +6,6 @@ external programs kept running from game to game), and per game: ``doudizhu``
 (role-swapped and two-table duplicate) with ``behaviour`` (PerfectDou Table 8 statistics);
 ``team_duplicate`` (four-player partnership duplicate: each deal again with the hands rotated one seat),
 ``gongzhu`` (duplicate and WPG), ``matrix`` (all pairs' score matrix) with ``intransitivity``
-(ScrofaZero Eq. 17 and its bootstrap); ``tournament`` (a DouDizhu round robin, the demo).
+(ScrofaZero Eq. 17 and its bootstrap); ``tournament`` (a DouDizhu round robin: ADP and WP matrices,
+per-role tables, a heat map; the demo).
 """

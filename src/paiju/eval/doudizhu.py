@@ -39,7 +39,7 @@ the luck of the deal.
 **Reproducibility.** Deck d is dealt from ``derive_seed(seed, "deck", d)``; the agent at seat s gets, in every
 game of deck d, the seed ``derive_seed(seed, "agent", d, s)`` whichever agent it is (``paiju.eval.seeds``):
 built afresh with it, or, for an external program kept running from game to game, sent it in the game's
-``start`` (``paiju.eval.seating``). Results are identical for any number of workers. These common random
+``start`` (``paiju.eval.seating``). Results are identical for any number of workers and any backend. These common random
 numbers make an agent evaluated against itself replay identical games: its duplicate difference is 0.
 Workers are spawned processes; they know the agents that ``paiju.agents`` registers when imported.
 """
@@ -61,7 +61,7 @@ from paiju.core.game import Game
 from paiju.core.registry import load_game
 from paiju.eval.behaviour import BehaviourSummary, GameBehaviour
 from paiju.eval.checks import check_config
-from paiju.eval.parallel import map_units
+from paiju.eval.parallel import Backend, Parallelism, map_units
 from paiju.eval.seating import close_kept_agents, play_seated
 from paiju.eval.seeds import derive_seed
 from paiju.eval.stats import Estimate, duplicate_mean, duplicate_rate, mean_interval, paired_difference
@@ -97,9 +97,14 @@ class DouDizhuEvalConfig:
     """Processes playing decks in parallel; the results do not depend on it."""
     protocol: Protocol = "role-swap"
     """``role-swap`` (DouZero / PerfectDou) or ``two-table`` (DeepRocket appendix B)."""
+    backend: Backend = "local"
+    """``local`` (processes here) or ``ray`` (Ray tasks, here or on a cluster); the results do not depend on it."""
+    address: str | None = None
+    """Ray: the address of a cluster started with ``ray start`` (``None``: a local Ray instance)."""
 
     def __post_init__(self) -> None:
         check_config(self, agents=("agent_a", "agent_b"), counts=("decks", "workers"))
+        Parallelism.of(self)  # refuses an unknown backend, or an address without Ray
         if self.mode not in ("research", "full"):
             raise PaijuError(f"unknown DouDizhu mode {self.mode!r}; use 'research' or 'full'")
         if self.protocol not in PROTOCOLS:
@@ -166,6 +171,11 @@ class RoleSummary:
     def to_json(self) -> dict[str, Any]:
         return {"games": self.games, "wins": self.wins, "wp": self.wp.to_json(), "adp": self.adp.to_json()}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> RoleSummary:
+        """The summary that ``to_json`` wrote."""
+        return cls(data["games"], data["wins"], Estimate.from_json(data["wp"]), Estimate.from_json(data["adp"]))
+
 
 @dataclass(frozen=True, slots=True)
 class AgentSummary:
@@ -188,6 +198,12 @@ class AgentSummary:
     def to_json(self) -> dict[str, Any]:
         return {"spec": self.spec, "overall": self.overall.to_json(),
                 "roles": {role: summary.to_json() for role, summary in self.roles.items()}}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> AgentSummary:
+        """The summary that ``to_json`` wrote."""
+        return cls(data["spec"], {role: RoleSummary.from_json(summary) for role, summary in data["roles"].items()},
+                   RoleSummary.from_json(data["overall"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,14 +325,11 @@ class DouDizhuEvalReport:
 
 def evaluate_doudizhu(config: DouDizhuEvalConfig, progress: bool = True) -> DouDizhuEvalReport:
     """Play ``config.decks`` decks between A and B under ``config.protocol`` and summarise the results."""
-    known = agent_names(DouDizhu.name)
     for label in LABELS:
-        name = config.spec(label).partition(":")[0]
-        if name not in known:
-            raise PaijuError(f"unknown agent {config.spec(label)!r} for agent {label}; known: {', '.join(known)}")
+        check_agent(config.spec(label), f"agent {label}")
     started = time.perf_counter()
     try:
-        decks = map_units(partial(_play_decks, config), config.decks, config.workers, progress, "decks")
+        decks = map_units(partial(_play_decks, config), config.decks, Parallelism.of(config), progress, "decks")
     finally:
         close_kept_agents()
     wall_time = time.perf_counter() - started
@@ -333,6 +346,14 @@ def evaluate_doudizhu(config: DouDizhuEvalConfig, progress: bool = True) -> DouD
         version=__version__,
         per_deck=decks,
     )
+
+
+def check_agent(spec: str, place: str) -> None:
+    """Refuse ``spec`` unless its name (before any ``:``) is a DouDizhu agent; the error names ``place``
+    (``agent A``) and the known agents."""
+    known = agent_names(DouDizhu.name)
+    if spec.partition(":")[0] not in known:
+        raise PaijuError(f"unknown agent {spec!r} for {place}; known: {', '.join(known)}")
 
 
 def _play_decks(config: DouDizhuEvalConfig, decks: range) -> list[list[GameOutcome]]:

@@ -26,6 +26,7 @@ from rich.table import Table
 
 from paiju import __version__
 from paiju.eval.checks import check_config
+from paiju.eval.parallel import Backend, Parallelism
 from paiju.eval.team_duplicate import DealOutcome, DuplicatePlan, DuplicateSummary, play_pairings, summary_table
 from paiju.games.gongzhu import Gongzhu, GongzhuState
 
@@ -49,9 +50,14 @@ class GongzhuEvalConfig:
     """Master seed: every deal's and every agent's seed derives from it."""
     workers: int = 1
     """Processes playing deals in parallel; the results do not depend on it."""
+    backend: Backend = "local"
+    """``local`` (processes here) or ``ray`` (Ray tasks, here or on a cluster); the results do not depend on it."""
+    address: str | None = None
+    """Ray: the address of a cluster started with ``ray start`` (``None``: a local Ray instance)."""
 
     def __post_init__(self) -> None:
         check_config(self, agents=("agent_a", "agent_b"), counts=("deals", "workers"))
+        Parallelism.of(self)  # refuses an unknown backend, or an address without Ray
 
     @property
     def is_wpg(self) -> bool:
@@ -109,6 +115,6 @@ def evaluate_gongzhu(config: GongzhuEvalConfig, progress: bool = True) -> Gongzh
     """Play ``config.deals`` duplicate deal pairs between A and B and summarise them."""
     started = time.perf_counter()
     (outcomes,) = play_pairings(duplicate_plan(config.seed), [(config.agent_a, config.agent_b)], config.deals,
-                                config.workers, progress)
+                                Parallelism.of(config), progress)
     return GongzhuEvalReport(config=config, summary=DuplicateSummary.of(outcomes), outcomes=tuple(outcomes),
                              wall_time_s=time.perf_counter() - started, version=__version__)

@@ -25,6 +25,7 @@ from rich.table import Table
 from paiju import __version__
 from paiju.core.registry import load_game
 from paiju.eval.checks import check_config
+from paiju.eval.parallel import Backend, Parallelism
 from paiju.eval.stats import Estimate, duplicate_mean, duplicate_rate
 from paiju.eval.team_duplicate import DealOutcome, DuplicatePlan, play_pairings
 from paiju.games.guandan import GuanDanRules, GuanDanState
@@ -51,9 +52,14 @@ class GuanDanEvalConfig:
     """Rounds per game: None plays until a team wins at A; 1 is the quick single-round comparison."""
     start_level: str = "2"
     """Level of the first round."""
+    backend: Backend = "local"
+    """``local`` (processes here) or ``ray`` (Ray tasks, here or on a cluster); the results do not depend on it."""
+    address: str | None = None
+    """Ray: the address of a cluster started with ``ray start`` (``None``: a local Ray instance)."""
 
     def __post_init__(self) -> None:
         check_config(self, agents=("agent_a", "agent_b"), counts=("deals", "workers"))
+        Parallelism.of(self)  # refuses an unknown backend, or an address without Ray
         self.rules()  # refuses bad rounds / start_level with the ruleset's own message
 
     def rules(self) -> GuanDanRules:
@@ -118,7 +124,8 @@ def evaluate_guandan(config: GuanDanEvalConfig, progress: bool = True) -> GuanDa
     started = time.perf_counter()
     plan = DuplicatePlan(load_game("guandan"), partial(rotated_game, config.rules()), config.seed,
                          keep_results=True)
-    (outcomes,) = play_pairings(plan, [(config.agent_a, config.agent_b)], config.deals, config.workers, progress)
+    (outcomes,) = play_pairings(plan, [(config.agent_a, config.agent_b)], config.deals, Parallelism.of(config),
+                                 progress)
     wins = [[payoff > 0 for payoff in outcome.results] for outcome in outcomes]
     round_results = [[r["scores"][0] for game in outcome.summaries for r in game["rounds"]] for outcome in outcomes]
     counts = Counter(result for deal in round_results for result in deal)

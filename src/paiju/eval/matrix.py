@@ -21,8 +21,9 @@ from rich.table import Table
 from paiju import __version__
 from paiju.core.errors import PaijuError
 from paiju.eval import gongzhu
-from paiju.eval.checks import check_config
+from paiju.eval.checks import check_config, check_lineup
 from paiju.eval.intransitivity import IntransitivityEstimate, bootstrap_intransitivity, intransitivity
+from paiju.eval.parallel import Backend, Parallelism
 from paiju.eval.seeds import derive_seed
 from paiju.eval.team_duplicate import DuplicatePlan, DuplicateSummary, per_deal_scores, play_pairings
 
@@ -46,24 +47,25 @@ class MatrixConfig:
     """Processes playing deals in parallel; the results do not depend on it."""
     bootstrap: int = 1000
     """Bootstrap resamples of the deals for ε's standard error and interval; 0 for none."""
+    backend: Backend = "local"
+    """``local`` (processes here) or ``ray`` (Ray tasks, here or on a cluster); the results do not depend on it."""
+    address: str | None = None
+    """Ray: the address of a cluster started with ``ray start`` (``None``: a local Ray instance)."""
 
     def __post_init__(self) -> None:
         if self.game not in DUPLICATE_PLANS:
             raise PaijuError(f"no duplicate score matrix for game {self.game!r}; "
                              f"available for: {', '.join(sorted(DUPLICATE_PLANS))}")
-        if not isinstance(self.agents, tuple) or len(self.agents) < 2:
-            raise PaijuError(f"a score matrix needs a tuple of at least two agents, got {self.agents!r}")
-        repeated = sorted({spec for spec in self.agents if self.agents.count(spec) > 1})
-        if repeated:
-            raise PaijuError(f"each agent may appear once in a score matrix; repeated: {', '.join(repeated)}")
+        check_lineup(self.agents, "a score matrix")
         check_config(self, counts=("deals", "workers"))
+        Parallelism.of(self)  # refuses an unknown backend, or an address without Ray
         resamples = self.bootstrap
         if not isinstance(resamples, int) or isinstance(resamples, bool) or resamples < 0 or resamples == 1:
             raise PaijuError(f"bootstrap must be 0 (none) or at least 2 resamples, got {self.bootstrap!r}")
 
     def to_json(self) -> dict[str, Any]:
         return {"game": self.game, "agents": list(self.agents), "deals": self.deals, "seed": self.seed,
-                "workers": self.workers, "bootstrap": self.bootstrap}
+                "workers": self.workers, "bootstrap": self.bootstrap, "backend": self.backend, "address": self.address}
 
 
 @dataclass(frozen=True, slots=True)
@@ -133,7 +135,7 @@ def score_matrix(config: MatrixConfig, progress: bool = True) -> MatrixReport:
     pairs = list(itertools.combinations(range(n), 2))
     plan = DUPLICATE_PLANS[config.game](config.seed)
     outcomes = play_pairings(plan, [(config.agents[i], config.agents[j]) for i, j in pairs], config.deals,
-                             config.workers, progress)
+                             Parallelism.of(config), progress)
     per_deal = np.zeros((n, n, config.deals))
     xi, se = np.zeros((n, n)), np.full((n, n), np.nan)
     summaries = {}

@@ -39,6 +39,11 @@ class Estimate:
     def to_json(self) -> dict[str, Any]:
         return {"value": self.value, "low": self.low, "high": self.high, "n": self.n}
 
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Estimate:
+        """The estimate that ``to_json`` wrote."""
+        return cls(data["value"], data["low"], data["high"], data["n"])
+
     def __str__(self) -> str:
         if self.low is None or self.high is None:
             return f"{self.value:.3f}"

@@ -26,7 +26,7 @@ the first game from the other side, and each deal pair sums to exactly 0, provid
 change when the seats are relabelled (true of ``random``, which draws from the legal cards in card order).
 An agent whose random draws depend on absolute seat numbers (say, dealing hidden cards to the other seats
 in seat order) plays a different game after rotation; against itself it then scores 0 only on average.
-Results depend only on the seed, never on the number of workers.
+Results depend only on the seed, never on the number of workers or the backend.
 """
 
 from __future__ import annotations
@@ -44,7 +44,7 @@ from rich.table import Table
 from paiju.agents import agent_names
 from paiju.core.errors import PaijuError
 from paiju.core.game import Game, State
-from paiju.eval.parallel import map_units
+from paiju.eval.parallel import Parallelism, map_units
 from paiju.eval.seating import close_kept_agents, play_seated
 from paiju.eval.seeds import derive_seed
 from paiju.eval.stats import mean_interval
@@ -207,17 +207,18 @@ def check_agents(game: str, specs: Sequence[str]) -> None:
             raise PaijuError(f"unknown agent {spec!r} for {game}; known: {', '.join(known)}")
 
 
-def play_pairings(plan: DuplicatePlan, pairings: Sequence[Pairing], deals: int, workers: int = 1,
+def play_pairings(plan: DuplicatePlan, pairings: Sequence[Pairing], deals: int, parallelism: Parallelism | int = 1,
                   progress: bool = True) -> list[list[DealOutcome]]:
     """Every pairing's outcomes on deals 0..deals−1 of ``plan``, in pairing order.
 
-    All pairings' deals are one pool of work for ``workers`` processes; results do not depend on it.
+    All pairings' deals are one pool of work for ``parallelism`` (a number: local worker processes); results do
+    not depend on it.
     """
     check_agents(plan.game.name, [spec for pairing in pairings for spec in pairing])
     pairings = tuple(pairings)
     try:
-        outcomes = map_units(partial(_play_units, plan, pairings, deals), len(pairings) * deals, workers, progress,
-                             "deal pairs")
+        outcomes = map_units(partial(_play_units, plan, pairings, deals), len(pairings) * deals, parallelism,
+                             progress, "deal pairs")
     finally:
         close_kept_agents()
     return [outcomes[p * deals:(p + 1) * deals] for p in range(len(pairings))]

@@ -10,6 +10,7 @@ import typer
 from rich.console import Console
 
 from paiju.core.errors import PaijuError
+from paiju.train.cli import AddressOption, BackendOption
 
 records_app = typer.Typer(help="Corpora of game records: generate them from agents' games, summarise them.",
                           no_args_is_help=True)
@@ -25,6 +26,8 @@ def generate_records(
     out: Annotated[Path, typer.Option(help="Corpus folder (created; a rerun continues it).")],
     seed: Annotated[int, typer.Option(help="Seed of the corpus: the same seed gives the same games.")] = 0,
     workers: Annotated[int, typer.Option(help="Worker processes.")] = 1,
+    backend: BackendOption = "local",
+    address: AddressOption = None,
     record_format: Annotated[str, typer.Option("--format", help="paiju (JSON records) or deeprocket (DouDizhu "
                                                                 "text records).")] = "paiju",
     rules: Annotated[str | None, typer.Option(help='Ruleset options as JSON, e.g. \'{"mode": "full"}\' for '
@@ -44,7 +47,7 @@ def generate_records(
         raise PaijuError(f"--rules is a JSON object of ruleset options, got {rules}")
     settings = CorpusSettings(game=game, agents=seat_agents(game, agents), seed=seed, record_format=record_format,
                               rules=rules_json, shard_size=shard_size)
-    written = generate(GenerateConfig(settings, games, out, workers))
+    written = generate(GenerateConfig(settings, games, out, workers, backend, address))
     console.print(f"{len(written)} shards written to {out}" + ("" if written else " (the corpus was complete)"))
     console.print(summarize(out, game, progress=True, workers=workers).table())
 

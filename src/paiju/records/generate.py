@@ -4,7 +4,8 @@ Game ``i`` is dealt from ``derive_seed(seed, "game", i)``; the agents of shard `
 ``derive_seed(seed, "agent", k, s)`` (seat ``s``) and play its games in order. A shard is written in one
 step when all its games are played (``paiju.records.corpus.write_atomically``), so a run stopped at any
 point continues with the missing shards and never writes a game twice; shards do not depend on each
-other, so the corpus is the same for any number of workers and any interruptions.
+other, so the corpus is the same for any number of workers, any backend and any interruptions. On a Ray
+cluster the corpus folder must be one that every node sees (a shared file system).
 
 A games count that is not a multiple of the shard size makes the last shard smaller. A later run asking for
 more games writes that shard again in full (its first games come out the same) and adds the shards after it;
@@ -24,8 +25,9 @@ from paiju.core.errors import PaijuError
 from paiju.core.game import State
 from paiju.core.match import play_game
 from paiju.core.registry import load_game
-from paiju.eval.parallel import map_units
+from paiju.eval.parallel import Backend, Parallelism, map_units
 from paiju.eval.seeds import derive_seed
+from paiju.records.annotations import SearchLog
 from paiju.records.corpus import (
     FORMATS,
     MANIFEST,
@@ -40,12 +42,17 @@ from paiju.records.corpus import (
 
 @dataclass(frozen=True)
 class GenerateConfig:
-    """A corpus to make: ``games`` games with ``settings`` in ``out``, played by ``workers`` processes."""
+    """A corpus to make: ``games`` games with ``settings`` in ``out``, played by ``workers`` processes or Ray
+    tasks."""
 
     settings: CorpusSettings
     games: int
     out: Path
     workers: int = 1
+    backend: Backend = "local"
+    """``local`` (processes here) or ``ray`` (Ray tasks, here or on a cluster); the corpus does not depend on it."""
+    address: str | None = None
+    """Ray: the address of a cluster started with ``ray start`` (``None``: a local Ray instance)."""
 
 
 def seat_agents(game: str, agents: str | list[str] | tuple[str, ...]) -> tuple[str, ...]:
@@ -68,20 +75,20 @@ def generate(config: GenerateConfig, progress: bool = True) -> list[int]:
     if config.games < 1 or settings.shard_size < 1:
         raise PaijuError(f"need at least one game and one game a shard, got games={config.games}, "
                          f"shard size={settings.shard_size}")
-    if config.workers < 1:
-        raise PaijuError(f"need at least one worker, got {config.workers}")
+    parallelism = Parallelism.of(config)
     if config.out.exists() and not config.out.is_dir():
         raise PaijuError(f"{config.out} is a file; a corpus is a folder")
     existing = read_settings(config.out) if config.out.is_dir() else None
     if existing is not None and existing != settings:
         raise PaijuError(f"{config.out} holds a corpus made with other settings ({config.out / MANIFEST}); "
                          "generate into a new folder, or repeat that corpus's settings to extend it")
-    config.out.mkdir(parents=True, exist_ok=True)
-    if existing is None:
-        write_atomically(config.out / MANIFEST, _manifest_text(settings).encode())
-    plan = shard_plan(settings, config.out, config.games)
-    work = partial(_play_shards, settings, config.out, tuple(plan))
-    map_units(work, len(plan), config.workers, progress=progress, description="shards")
+    with parallelism.ready():
+        config.out.mkdir(parents=True, exist_ok=True)
+        if existing is None:
+            write_atomically(config.out / MANIFEST, _manifest_text(settings).encode())
+        plan = shard_plan(settings, config.out, config.games)
+        work = partial(_play_shards, settings, config.out, tuple(plan))
+        map_units(work, len(plan), parallelism, progress=progress, description="shards")
     return [index for index, _ in plan]
 
 
@@ -137,19 +144,21 @@ def write_shard(settings: CorpusSettings, out: Path, index: int, games: int | No
     try:
         first = index * settings.shard_size
         for number in range(first, first + (settings.shard_size if games is None else games)):
-            state = play_game(game, agents, derive_seed(settings.seed, "game", number), rules)
-            lines.extend(_record_lines(state, settings.record_format))
+            log = SearchLog(game, agents, settings.agents)
+            state = play_game(game, agents, derive_seed(settings.seed, "game", number), rules, on_action=log)
+            lines.extend(_record_lines(state, settings.record_format, log))
     finally:
         for agent in agents:
             agent.close()
     write_atomically(shard_path(out, index, settings.record_format), gzip_lines(lines))
 
 
-def _record_lines(state: State, record_format: str) -> list[str]:
-    """A game's lines in a shard: its JSON record, or DeepRocket's cards and game process."""
+def _record_lines(state: State, record_format: str, log: SearchLog) -> list[str]:
+    """A game's lines in a shard: its JSON record with its searched decisions' values
+    (``paiju.records.annotations``), or DeepRocket's cards and game process."""
     if record_format == "deeprocket":
         from paiju.records.deeprocket_text import to_deeprocket
 
         cards, process = to_deeprocket(state)  # type: ignore[arg-type]
         return [f"Cards: {cards}", f"Game process: {process}"]
-    return [json.dumps(state.to_record(), separators=(",", ":"))]
+    return [json.dumps(log.annotate(state.to_record()), separators=(",", ":"))]

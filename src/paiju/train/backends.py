@@ -20,6 +20,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from paiju.core.errors import PaijuError
+from paiju.ray_cluster import start_ray
 from paiju.train.stopping import ignore_sigint, sigint_held
 
 Actors = tuple[type, list[tuple[Any, ...]]]
@@ -99,18 +100,14 @@ class LocalPool(ActorPool):
 
 
 class RayPool(ActorPool):
-    """Ray actors (one CPU each); the learner stays in the driver. ``address``: join an existing cluster."""
+    """Ray actors (one CPU each); the learner stays in the driver. ``address``: join an existing cluster (see
+    ``paiju.ray_cluster``: the Ray instance this process already runs is kept)."""
 
     def __init__(self, actors: Actors, address: str | None) -> None:
+        actor_class, arguments = actors
+        self.owns_ray = start_ray(address or None, len(arguments))
         import ray
 
-        actor_class, arguments = actors
-        self.owns_ray = not ray.is_initialized()
-        if self.owns_ray:
-            if address:
-                ray.init(address=address, log_to_driver=False)
-            else:
-                ray.init(num_cpus=len(arguments), include_dashboard=False, log_to_driver=False)
         remote = ray.remote(num_cpus=1)(actor_class)
         self.ray = ray
         self.actors = [remote.remote(*own) for own in arguments]

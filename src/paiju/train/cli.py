@@ -44,15 +44,28 @@ COMMON: tuple[Option, ...] = (
                                "time it trained."),
     ("tensorboard", bool, True, "Write TensorBoard events to DIR/tensorboard."),
 )
+BACKEND_HELP = "local (processes here) or ray."
+ADDRESS_HELP = "Ray cluster address (from `ray start`); default: a local Ray instance."
+BackendOption = Annotated[str, typer.Option(help=BACKEND_HELP)]
+"""``--backend`` of every command that runs work in parallel (training, evaluation, corpora)."""
+AddressOption = Annotated[str | None, typer.Option(help=ADDRESS_HELP)]
+"""``--address``, the Ray cluster of ``--backend ray``."""
 ACTORS: tuple[Option, ...] = (
     ("actors", int, 2, "Actor processes."),
-    ("backend", str, "local", "local (processes here) or ray."),
-    ("address", str | None, None, "Ray cluster address (from `ray start`); default: a local Ray instance."),
+    ("backend", str, "local", BACKEND_HELP),
+    ("address", str | None, None, ADDRESS_HELP),
 )
 BATCHES: tuple[Option, ...] = (
     ("batch_games", int, 64, "Games per batch."),
     ("warm_games", int, 0, "Games of the teacher imitated before self-play (0: none)."),
     ("teacher", str, "rules", "The warm start's teacher agent."),
+)
+RECORDS: tuple[Option, ...] = (
+    ("warm_records", Path | None, None, "Warm start from a corpus of recorded games instead (paiju records "
+                                        "generate): every seat's play decisions imitated in file order before "
+                                        "self-play; bad records are reported and skipped."),
+    ("warm_holdout", float, 0.05, "Share of the --warm-records games, the last ones, never trained on: the warm "
+                                  "start's top-1 accuracy on them goes to DIR/warm-accuracy.json."),
 )
 SUMMARY_OPTIONS = ("out", "resume", "eval_against", "tensorboard")
 """Common options that are not settings fields."""
@@ -64,12 +77,13 @@ def _parameter(option: Option, defaults: dict[str, Any]) -> inspect.Parameter:
                              annotation=Annotated[kind, typer.Option(help=text)])
 
 
-def trainer_command(trainer: str, with_actors: bool = True, with_batches: bool = False,
+def trainer_command(trainer: str, with_actors: bool = True, with_batches: bool = False, with_records: bool = False,
                     **defaults: Any) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., None]]:
     """Register ``paiju train TRAINER``: the decorated function takes the trainer's own options and returns its
     learning settings (the bound ``None`` when not given); the common options (``defaults`` changing theirs)
     are added to the command."""
-    groups = (COMMON, *((ACTORS,) if with_actors else ()), *((BATCHES,) if with_batches else ()))
+    groups = (COMMON, *((ACTORS,) if with_actors else ()), *((BATCHES,) if with_batches else ()),
+              *((RECORDS,) if with_records else ()))
     common = [_parameter(option, defaults) for group in groups for option in group]
 
     def decorate(function: Callable[..., dict[str, Any]]) -> Callable[..., None]:
@@ -132,7 +146,7 @@ def _clip(text: str) -> float | None:
         raise typer.BadParameter(f"--clip-lambda: expected a number, 'none' or 'default', got {text!r}") from None
 
 
-@trainer_command("dmc", eval_minutes=5.0, eval_against="random,rules")
+@trainer_command("dmc", with_records=True, eval_minutes=5.0, eval_against="random,rules")
 def train_dmc(
     frames: Annotated[int | None, typer.Option(help="Stop once this many frames are trained on in all (0: no "
                                                     "bound; default 0).")] = None,
@@ -152,13 +166,6 @@ def train_dmc(
     warm_games: Annotated[int, typer.Option(help="Warm start: games of the teacher imitated before self-play "
                                                  "(0: none).")] = 0,
     teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "rules",
-    warm_records: Annotated[Path | None, typer.Option(help="Warm start from a corpus of recorded games instead "
-                                                           "(paiju records generate): every seat's play decisions "
-                                                           "imitated in file order before self-play; bad records "
-                                                           "are reported and skipped.")] = None,
-    warm_holdout: Annotated[float, typer.Option(help="Share of the --warm-records games, the last ones, never "
-                                                     "trained on: the warm start's top-1 accuracy on them, by "
-                                                     "play type, goes to DIR/warm-accuracy.json.")] = 0.05,
     device: Annotated[str, typer.Option(help="The learner's device: cpu, cuda or auto (actors play on CPUs).")]
     = "cpu",
 ) -> dict[str, Any]:
@@ -169,11 +176,10 @@ def train_dmc(
     return {"frames": frames, "objective": objective, "model": ModelConfig(hidden=sizes(hidden), lstm=lstm,
                                                                                    features=features),
             "batch_size": batch_size, "chunk_frames": chunk_frames, "learning_rate": learning_rate,
-            "clip_lambda": _clip(clip_lambda), "warm_games": warm_games, "teacher": teacher,
-            "warm_records": warm_records, "warm_holdout": warm_holdout, "device": device}
+            "clip_lambda": _clip(clip_lambda), "warm_games": warm_games, "teacher": teacher, "device": device}
 
 
-@trainer_command("ppo", with_batches=True, eval_against="rules,dmc", batch_games=0)
+@trainer_command("ppo", with_batches=True, with_records=True, eval_against="rules,dmc", batch_games=0)
 def train_ppo(
     games: Annotated[int | None, typer.Option(help="Stop once this many games are played in all (0: no bound; "
                                                    "default 0).")] = None,
@@ -196,6 +202,12 @@ def train_ppo(
     entropy: Annotated[float, typer.Option(help="Entropy bonus weight (Table 7: 0.1).")] = 0.01,
     clip: Annotated[float, typer.Option(help="PPO ratio clip ε.")] = 0.2,
     gae_lambda: Annotated[float, typer.Option(help="GAE λ (Table 7: 0.95).")] = 0.95,
+    warm_target: Annotated[str, typer.Option(help="With --warm-records (DouDizhu): hard (each recorded move) or "
+                                                  "soft (each searched decision's softmax of its candidates' "
+                                                  "values: a corpus of search games).")] = "hard",
+    warm_temperature: Annotated[float, typer.Option(help="Points of candidate value per logit of the soft "
+                                                         "target.")] = 0.25,
+    warm_passes: Annotated[int, typer.Option(help="Passes over the --warm-records training games.")] = 1,
 ) -> dict[str, Any]:
     """PerfectDou: PPO self-play with a perfect-information critic (DouDizhu: and the minimum-steps oracle reward;
     GuanDan: the policy a DMC network, --init a GuanDan DMC model file, written back as one for the dmc agent).
@@ -205,7 +217,8 @@ def train_ppo(
     model = ModelConfig(lstm=lstm, policy=sizes(policy), value=sizes(value), perfect=not imperfect_critic)
     return {"games": games, "model": model, "oracle_scale": oracle_scale, "epochs": epochs, "minibatch": minibatch,
             "learning_rate": learning_rate, "entropy": entropy, "clip": clip, "gae_lambda": gae_lambda,
-            "temperature": temperature, "features": features}
+            "temperature": temperature, "features": features, "warm_target": warm_target,
+            "warm_temperature": warm_temperature, "warm_passes": warm_passes}
 
 
 @trainer_command("scrofazero", with_batches=True, game="gongzhu", eval_deals=64, eval_against="mr-greed",
@@ -345,4 +358,5 @@ def plot(folders: Annotated[list[Path], typer.Argument(help="A training folder (
     console.print(f"wrote {path}")
 
 
-__all__ = ["ACTORS", "BATCHES", "COMMON", "export", "plot", "sizes", "start", "train_app", "trainer_command"]
+__all__ = ["ACTORS", "BATCHES", "COMMON", "AddressOption", "BackendOption", "export", "plot", "sizes", "start",
+           "train_app", "trainer_command"]

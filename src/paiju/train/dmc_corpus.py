@@ -45,12 +45,14 @@ ACCURACY_FILE = "warm-accuracy.json"
 class WarmCorpus:
     """The good games of the corpus at ``path`` for a warm start of ``game``, split as the module doc says.
 
-    Reading it once (on construction) counts the good games and lists the bad records in ``skipped``
+    Reading it once (on construction) counts the good games — finished, and without a ``problem`` (a trainer's own
+    check of a game, returning why it cannot learn from it, or ``None``) — and lists the bad records in ``skipped``
     (``FILE:LINE: problem``, in file order); a corpus of another game, or one without a good game or without a
     game left to train on, is refused with a ``PaijuError``."""
 
-    def __init__(self, path: Path, game: str, holdout: float) -> None:
-        self.path, self.game = Path(path), game
+    def __init__(self, path: Path, game: str, holdout: float,
+                 problem: Callable[[CorpusGame], str | None] | None = None) -> None:
+        self.path, self.game, self.problem = Path(path), game, problem
         self.skipped: list[str] = []
         self.games = sum(1 for _ in self._read(self.skipped))
         if not self.games:
@@ -70,10 +72,12 @@ class WarmCorpus:
         for entry in reader:
             skipped += reader.skipped[seen:]
             seen = len(reader.skipped)
-            if entry.state.is_terminal():
+            found = (None if self.problem is None else self.problem(entry)) if entry.state.is_terminal() else \
+                "the game stops before its end (its returns are unknown)"
+            if found is None:
                 yield entry
             else:
-                skipped.append(f"{entry.source}: the game stops before its end (its returns are unknown)")
+                skipped.append(f"{entry.source}: {found}")
         skipped += reader.skipped[seen:]
 
     def training_games(self, start: int = 0) -> Iterator[CorpusGame]:

@@ -33,19 +33,19 @@ from contextlib import contextmanager
 from dataclasses import asdict, dataclass, field, fields, replace
 from importlib import import_module
 from pathlib import Path
-from typing import Any, ClassVar, Generic, Literal, Self, TypeVar, Union, get_args, get_origin, get_type_hints
+from typing import Any, ClassVar, Generic, Self, TypeVar, Union, get_args, get_origin, get_type_hints
 
 from rich.console import Console
 
 from paiju.agents.model_files import MODEL_FILE, atomic_torch_save, read_torch_file
 from paiju.core.errors import PaijuError
+from paiju.eval.parallel import BACKENDS, Backend
 from paiju.eval.seeds import derive_seed
 from paiju.train.backends import ActorPool, Actors, TrainingError, start_pool
 from paiju.train.evaluation import EVAL_MODEL_FILE, BackgroundEvaluator
 from paiju.train.logs import TrainingLog
 from paiju.train.stopping import stop_requested
 
-Backend = Literal["local", "ray"]
 CHECKPOINT_FILE = "checkpoint.pt"
 TRAINERS = ("dmc", "ppo", "scrofazero", "distil", "sl")
 """The trainers on this runtime: ``paiju train NAME`` is the module ``paiju.train.NAME``, whose ``RUN`` is its
@@ -106,7 +106,7 @@ class RunSettings:
         if self.game not in self.GAMES:
             raise PaijuError(f"paiju train {self.TRAINER} has no encoder for {self.game!r}; it trains on: "
                              f"{', '.join(self.GAMES)}")
-        if self.backend not in ("local", "ray"):
+        if self.backend not in BACKENDS:
             raise PaijuError(f"backend must be 'local' or 'ray', got {self.backend!r}")
         for name in ("actors", "learner_threads", *self.AT_LEAST_ONE):
             if getattr(self, name) < 1:
@@ -152,7 +152,7 @@ class WarmStart:
             return
         if not reads_records:
             raise PaijuError("this trainer warm-starts from a teacher's games only (warm_games); a warm start from "
-                             "records (warm_records) is paiju train dmc's")
+                             "records (warm_records) is paiju train dmc's and ppo's")
         if self.warm_games:
             raise PaijuError("a warm start imitates a teacher's games (warm_games) or recorded ones (warm_records), "
                              "not both")
@@ -172,12 +172,14 @@ class BatchSettings(RunSettings, WarmStart):
     ``warm_games`` of them by a teacher."""
 
     batch_games: int = 64
+    READS_RECORDS: ClassVar[bool] = False
+    """Whether the trainer's warm start can read recorded games (``warm_records``)."""
 
     def __post_init__(self) -> None:
         super().__post_init__()
         if self.batch_games < self.actors:
             raise PaijuError(f"a batch of {self.batch_games} games cannot be shared by {self.actors} actors")
-        self.check_warm_start(reads_records=False)
+        self.check_warm_start(reads_records=self.READS_RECORDS)
 
 
 def _to_json(value: Any) -> Any:

@@ -53,19 +53,24 @@ TensorBoard and background evaluation against ``rules`` and ``dmc`` are the shar
 
 from __future__ import annotations
 
+import itertools
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 import torch
+from rich.markup import escape
 
 from paiju.agents.dmc.adapters import adapter_for
 from paiju.agents.perfectdou.guandan import GuanDanNets
 from paiju.agents.perfectdou.model import ModelConfig
 from paiju.core.errors import PaijuError
 from paiju.eval.seeds import derive_seed
+from paiju.records.corpus import CorpusGame
 from paiju.train.backends import Actors
+from paiju.train.dmc_corpus import HeldOutAccuracy, WarmCorpus, write_report
 from paiju.train.loop import (
     BatchRun,
     BatchSettings,
@@ -78,13 +83,14 @@ from paiju.train.loop import (
     run_training,
     share,
 )
-from paiju.train.ppo_games import PPOGame, guandan_nets, ppo_game
-from paiju.train.ppo_selfplay import PPOChunk, PPOWorker, Steps, weights_of
-from paiju.train.segments import first_rows, log_softmax_by_decision, owners
+from paiju.train.ppo_games import DouDizhuPPO, PPOGame, guandan_nets, ppo_game
+from paiju.train.ppo_selfplay import PPOChunk, PPOWorker, Steps, trajectory_steps, weights_of
+from paiju.train.segments import first_rows, log_softmax_by_decision, owners, top1_agreement
 
 LOSSES = ("policy", "value", "entropy")
 
 
+WARM_TARGETS = ("hard", "soft")
 BATCH_GAMES = {"doudizhu": 64, "guandan": 4}
 """Games per batch by default: about 1,000 decisions a DouDizhu role (Table 7's batch, scaled to 2 cores); about
 2,000 GuanDan decisions (four whole games; DMC's GuanDan batch is 3,200 frames)."""
@@ -119,7 +125,15 @@ class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu", "guandan"), bou
     """GuanDan: the DMC features the actor reads (``plus`` or ``paper``; empty: ``plus``; an ``init`` file's
     replace them)."""
     teacher: str = "rules"
+    warm_target: str = "hard"
+    """A warm start from records: ``hard`` imitates each recorded move, ``soft`` each searched decision's
+    softmax(candidate value / ``warm_temperature``) over the candidates the search examined (DouDizhu)."""
+    warm_temperature: float = 0.25
+    """Points of a searched candidate's value per unit of logit in the soft target."""
+    warm_passes: int = 1
+    """Passes over the corpus's training games in a warm start from records."""
     eval_opponents: tuple[str, ...] = ("rules", "dmc")
+    READS_RECORDS: ClassVar[bool] = True
 
     def __post_init__(self) -> None:
         if self.batch_games == 0:
@@ -129,6 +143,13 @@ class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu", "guandan"), bou
             raise PaijuError(f"need 0 ≤ gae_lambda ≤ 1 and 0 < clip < 1, got {self.gae_lambda}, {self.clip}")
         if self.temperature <= 0:
             raise PaijuError(f"temperature must be positive, got {self.temperature}")
+        if self.warm_target not in WARM_TARGETS or self.warm_temperature <= 0 or self.warm_passes < 1:
+            raise PaijuError(f"warm_target must be one of {', '.join(WARM_TARGETS)}, warm_temperature positive and "
+                             f"warm_passes at least 1, got {self.warm_target!r}, {self.warm_temperature}, "
+                             f"{self.warm_passes}")
+        if self.warm_records is not None and self.game != "doudizhu":
+            raise PaijuError(f"PPO warm-starts from recorded DouDizhu games only, not {self.game} (GuanDan: paiju "
+                             "train dmc --warm-records, then --init from it)")
         if self.game == "guandan":
             object.__setattr__(self, "features", adapter_for("guandan", self.features).features)
         elif self.features:
@@ -158,6 +179,10 @@ class PPOProgress(Progress):
     batches: int = 0
     decisions: int = 0
     """Decisions trained on (each counted once, however many epochs)."""
+    corpus_games: int = 0
+    """Games of the ``warm_records`` corpus imitated, over all passes (where a resumed warm start reads on)."""
+    corpus_done: bool = False
+    """Whether the warm start from ``warm_records`` is over (its held-out accuracy written) and self-play began."""
 
 
 def losses(network: torch.nn.Module, batch: Steps, config: PPOConfig, imitate: bool) -> dict[str, torch.Tensor]:
@@ -170,7 +195,9 @@ def losses(network: torch.nn.Module, batch: Steps, config: PPOConfig, imitate: b
     chosen = first_rows(counts) + torch.from_numpy(batch.chosen)
     log_chosen = log_policy[chosen]
     entropy = -torch.zeros(count).index_add(0, owner, log_policy.exp() * log_policy).mean()
-    if imitate:
+    if imitate and "target" in batch.candidates:
+        policy = -(torch.from_numpy(batch.target) * log_policy).sum() / count
+    elif imitate:
         policy = -log_chosen.mean()
     else:
         advantage = torch.from_numpy(batch.advantage)
@@ -218,6 +245,11 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
         self.game = config.adapter
         self.models = models
         self.optimizers = {role: make_optimizer(network, config) for role, network in models.networks.items()}
+        soft = config.warm_target == "soft"
+        self.corpus = (WarmCorpus(config.warm_records, config.game, config.warm_holdout,
+                                  lambda entry: DouDizhuPPO.record_problem(entry.record, soft))
+                       if config.warm_records is not None and not progress.corpus_done else None)
+        self.records: Iterator[CorpusGame] | None = None
         torch.manual_seed(derive_seed(config.seed, "learner", progress.batches))
         self.generator = np.random.default_rng(derive_seed(config.seed, "minibatches", progress.batches))
 
@@ -252,8 +284,23 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
     def weights(self) -> Any:
         return weights_of(self.models)
 
+    def start(self, loop: TrainingLoop) -> None:
+        """Self-play's first batch handed out, or (a warm start from records under way) the corpus's bad records
+        reported, one warning each."""
+        if self.corpus is None:
+            super().start(loop)
+            return
+        for problem in self.corpus.skipped:
+            loop.say(escape(f"warning: skipped {problem}"))
+        loop.say(escape(f"warm start from {self.corpus.summary()}, {self.config.warm_passes} pass(es), "
+                        f"{self.config.warm_target} targets"))
+
     def step(self, loop: TrainingLoop) -> None:
-        """A batch (the actors start the next): each role learns from its own decisions in it."""
+        """A batch (the actors start the next): each role learns from its own decisions in it (during a warm start
+        from records: the corpus's next ``batch_games`` games instead)."""
+        if self.corpus is not None:
+            self.imitate_records(loop)
+            return
         progress = self.progress
         imitate = bool(share(self.config, progress.batches)[0][2])
         chunks: list[PPOChunk] = self.next_batch(loop)
@@ -264,6 +311,64 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
                     loop.losses[name].append(value)
         progress.batches += 1
         progress.games += sum(chunk.games for chunk in chunks)
+
+    def imitate_records(self, loop: TrainingLoop) -> None:
+        """The corpus's next ``batch_games`` training games imitated (``DouDizhuPPO.recorded``, Monte-Carlo returns
+        for the critic); after the last game of the last pass, the end of the warm start."""
+        corpus, progress, config = self.corpus, self.progress, self.config
+        assert corpus is not None and isinstance(self.game, DouDizhuPPO)
+        total = corpus.training * config.warm_passes
+        if self.records is None:
+            self.records = itertools.islice(
+                itertools.chain.from_iterable(corpus.training_games() for _ in itertools.count()),
+                progress.corpus_games, total)
+        entries = list(itertools.islice(self.records, config.batch_games))
+        self.learn_games(loop, entries)
+        progress.corpus_games += len(entries)
+        progress.games += len(entries)
+        if progress.corpus_games >= total:
+            accuracy = self.held_out_accuracy()
+            path = write_report(config.out, corpus, accuracy, progress.corpus_games, progress.decisions, True)
+            loop.say(escape(f"held-out top-1 agreement with the recorded moves, by role ({path}):\n"
+                            f"{accuracy.table()}"))
+            loop.log.scalars({"warm/top1": accuracy.top1}, progress.corpus_games)
+            progress.corpus_done = True
+            self.corpus = self.records = None
+            self.hand_out(loop, progress.batches)
+
+    def recorded_steps(self, entries: list[CorpusGame], temperature: float | None) -> dict[str, Steps]:
+        """The recorded games' decisions by role."""
+        assert isinstance(self.game, DouDizhuPPO)
+        found: dict[str, list[Steps]] = {}
+        for entry in entries:
+            for trajectory in self.game.recorded(entry.record, temperature):
+                found.setdefault(trajectory.role, []).append(
+                    trajectory_steps(trajectory, self.config.value_scale, 1.0))
+        return {role: Steps.concat(parts) for role, parts in found.items()}
+
+    def learn_games(self, loop: TrainingLoop, entries: list[CorpusGame]) -> None:
+        """Each role imitates its decisions in ``entries`` (``warm_target``'s targets)."""
+        soft = self.config.warm_target == "soft"
+        for role, steps in self.recorded_steps(entries, self.config.warm_temperature if soft else None).items():
+            for name, value in learn(self, role, steps, imitate=True).items():
+                loop.losses[name].append(value)
+
+    def held_out_accuracy(self) -> HeldOutAccuracy:
+        """Top-1 agreement of each role's policy with the recorded moves of the held-out games (decisions with two
+        candidates or more), by role."""
+        assert self.corpus is not None
+        accuracy = HeldOutAccuracy()
+        for entry in self.corpus.held_out_games():
+            for role, steps in self.recorded_steps([entry], None).items():
+                counts = torch.from_numpy(steps.counts)
+                owner = owners(counts)
+                with torch.inference_mode():
+                    logits, _ = self.game.evaluate(self.models.networks[role], steps, owner)
+                chosen = first_rows(counts) + torch.from_numpy(steps.chosen)
+                row = accuracy.types.setdefault(role, [0, 0])
+                row[0] += len(steps)
+                row[1] += round(top1_agreement(logits, owner, chosen) * len(steps))
+        return accuracy
 
 
 RUN = PPORun

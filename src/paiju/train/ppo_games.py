@@ -23,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -38,15 +39,17 @@ from paiju.agents.model_files import read_torch_file, resolve
 from paiju.agents.perfectdou import guandan
 from paiju.agents.perfectdou import model as perfectdou
 from paiju.agents.perfectdou.agent import softmax
-from paiju.agents.perfectdou.features import decision, scores
+from paiju.agents.perfectdou.features import Decision, decision, scores
 from paiju.core.agent import Agent
-from paiju.core.errors import PaijuError
+from paiju.core.errors import PaijuError, RecordError
+from paiju.core.game import State
 from paiju.core.registry import load_game
 from paiju.eval.seeds import derive_seed
 from paiju.games.doudizhu.abstract_actions import abstract_index
 from paiju.games.doudizhu.min_steps import min_steps
 from paiju.games.doudizhu.observation import position_of
 from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.records.annotations import searched_steps
 
 if TYPE_CHECKING:
     from paiju.train.ppo import PPOConfig
@@ -183,31 +186,77 @@ class DouDizhuPPO(PPOGame):
     def play(self, models: perfectdou.PerfectDouModels, seed: int, rng: random.Random,
              players: Agent | None) -> list[Trajectory]:
         """A research-mode game; each seat's oracle rewards plus its final score (module doc)."""
-        state = load_game("doudizhu").new_state(seed, RESEARCH)
         teacher = players
+
+        def choose(state: State, observation: Any, legal: list[Any], chosen: Decision) -> tuple[Any, Turn]:
+            if teacher is not None:
+                move = teacher.act(observation, legal)
+                return move, _turn(chosen, _index(chosen, move), 0.0, 0.0)
+            logits, value = scores(models.networks[observation.position], chosen, with_value=True)
+            choice, logp = sample(logits, rng)
+            return chosen.candidates[choice], _turn(chosen, choice, logp, value or 0.0)
+
+        return self._trajectories(load_game("doudizhu").new_state(seed, RESEARCH), choose)
+
+    def recorded(self, record: dict[str, Any], temperature: float | None) -> list[Trajectory]:
+        """A recorded research-mode game's trajectories with the recorded moves as the choices (a warm start from
+        records); with a ``temperature`` every searched decision also carries a soft target over its candidates,
+        softmax(value / temperature) over the abstract actions the search examined (an abstract action's value:
+        the best of its examined moves; those not examined: 0), and the others the recorded move alone
+        (``paiju.records.annotations``)."""
+        game = load_game("doudizhu")
+        steps = searched_steps(game, record) if temperature is not None else None
+        state = game.opening_state(record)
+        replayed = iter(record["actions"])
+
+        def choose(state: State, observation: Any, legal: list[Any], chosen: Decision) -> tuple[Any, Turn]:
+            if steps is not None:
+                step = next(steps)
+                move, values = step.action, step.values
+            else:
+                move, values = state.action_from_json(next(replayed)[1]), None
+            turn = _turn(chosen, _index(chosen, move), 0.0, 0.0)
+            if temperature is not None:
+                turn.candidates["target"] = _soft_target(chosen, values or ((move, 0.0),), temperature)
+            return move, turn
+
+        def forced(state: State) -> None:
+            next(steps) if steps is not None else next(replayed)
+
+        return self._trajectories(state, choose, forced)
+
+    @staticmethod
+    def record_problem(record: dict[str, Any], soft: bool) -> str | None:
+        """Why a recorded game cannot be imitated — not research mode; for soft targets, search values missing or
+        not matching its legal moves (``paiju.records.annotations``) — or ``None``."""
+        if DouDizhuRules.from_json(record.get("rules", {})).mode != "research":
+            return "not a research-mode game (PPO plays a fixed landlord, no bidding)"
+        if soft:
+            try:
+                for _ in searched_steps(load_game("doudizhu"), record):
+                    pass
+            except RecordError as error:
+                return str(error)
+        return None
+
+    def _trajectories(self, state: State, choose: Chooser, forced: Callable[[State], None] | None = None,
+                      ) -> list[Trajectory]:
+        """Play ``state`` (research mode) to the end: ``choose`` makes every decision with two legal moves or more,
+        a forced move is played (``forced`` told of it first); each seat's oracle rewards plus its final score."""
         records: dict[int, list[tuple[Turn, int]]] = {0: [], 1: [], 2: []}
         landlord = state.landlord
-        assert landlord is not None
+        if landlord is None or state.phase != "play":
+            raise PaijuError("PPO plays DouDizhu research-mode games (a landlord and no bidding)")
         while not state.is_terminal():
             seat = state.current_player
             legal = state.legal_actions()
             if len(legal) == 1:
+                if forced is not None:
+                    forced(state)
                 state.apply(legal[0])
                 continue
             observation = state.observation(seat)
-            chosen = decision(observation, legal, state.hands)
-            if teacher is not None:
-                move = teacher.act(observation, legal)
-                choice = int(np.flatnonzero(chosen.abstract == abstract_index(move))[0])
-                logp, value = 0.0, 0.0
-            else:
-                logits, value = scores(models.networks[observation.position], chosen, with_value=True)
-                choice, logp = sample(logits, rng)
-                move = chosen.candidates[choice]
-            features = chosen.features
-            turn = Turn({"state": features.state, "history": features.history, "perfect": features.perfect},
-                        {"actions": features.actions, "abstract": chosen.abstract.astype(np.int64)},
-                        choice, logp, value)
+            move, turn = choose(state, observation, legal, decision(observation, legal, state.hands))
             records[seat].append((turn, advantage(landlord, state.hands)))
             state.apply(move)
         final_adv = advantage(landlord, state.hands)
@@ -223,6 +272,34 @@ class DouDizhuPPO(PPOGame):
             rewards[-1] += payoffs[seat]
             trajectories.append(Trajectory(position_of(seat, landlord), [row[0] for row in rows], rewards))
         return trajectories
+
+
+Chooser = Callable[[State, Any, list[Any], Decision], tuple[Any, Turn]]
+"""Makes one DouDizhu decision: (state, observation, legal moves, the decision's features) → (move, its turn)."""
+
+
+def _index(chosen: Decision, move: Any) -> int:
+    """The candidate (abstract action) of ``move``."""
+    return int(np.flatnonzero(chosen.abstract == abstract_index(move))[0])
+
+
+def _turn(chosen: Decision, choice: int, logp: float, value: float) -> Turn:
+    features = chosen.features
+    return Turn({"state": features.state, "history": features.history, "perfect": features.perfect},
+                {"actions": features.actions, "abstract": chosen.abstract.astype(np.int64)}, choice, logp, value)
+
+
+def _soft_target(chosen: Decision, values: Sequence[tuple[Any, float]], temperature: float) -> np.ndarray:
+    """softmax(value / temperature) over the candidates some examined move falls in (``recorded``)."""
+    best: dict[int, float] = {}
+    for move, value in values:
+        row = _index(chosen, move)
+        best[row] = max(value, best.get(row, -math.inf))
+    rows = np.array(list(best))
+    logits = np.array(list(best.values())) / temperature
+    target = np.zeros(len(chosen.abstract), dtype=np.float32)
+    target[rows] = softmax(logits)
+    return target
 
 
 @dataclass(frozen=True)

@@ -107,6 +107,21 @@ def gae(rewards: np.ndarray, values: np.ndarray, lam: float) -> np.ndarray:
     return advantages
 
 
+def trajectory_steps(trajectory: Trajectory, value_scale: float, lam: float) -> Steps:
+    """A trajectory's decisions with their advantages and returns (module doc), rewards divided by
+    ``value_scale``."""
+    turns = trajectory.turns
+    rewards = trajectory.rewards / value_scale
+    values = np.array([turn.value for turn in turns], dtype=np.float32)
+    advantages = gae(rewards, values, lam)
+    return Steps({name: np.stack([turn.inputs[name] for turn in turns]) for name in turns[0].inputs},
+                 {name: np.concatenate([turn.candidates[name] for turn in turns]) for name in turns[0].candidates},
+                 counts=np.array([len(next(iter(turn.candidates.values()))) for turn in turns], dtype=np.int64),
+                 chosen=np.array([turn.choice for turn in turns], dtype=np.int64),
+                 logp=np.array([turn.logp for turn in turns], dtype=np.float32), value=values,
+                 advantage=advantages.astype(np.float32), ret=(advantages + values).astype(np.float32))
+
+
 class PPOWorker:
     """One actor: its own copy of the game's networks (``model``: PerfectDou's sizes for DouDizhu, a
     ``GuanDanNets`` for GuanDan), refreshed from the learner's weights."""
@@ -134,21 +149,10 @@ class PPOWorker:
         parts: dict[str, list[Steps]] = {role: [] for role in self.game.roles}
         for game in range(games):
             for trajectory in self.game.play(self.models, derive_seed(chunk_seed, "game", game), rng, players):
-                parts[trajectory.role].append(self._steps(trajectory, 1.0 if teacher else self.gae_lambda))
+                lam = 1.0 if teacher else self.gae_lambda
+                parts[trajectory.role].append(trajectory_steps(trajectory, self.value_scale, lam))
         return PPOChunk(index, {role: Steps.concat(found) for role, found in parts.items() if found}, games)
 
-    def _steps(self, trajectory: Trajectory, lam: float) -> Steps:
-        """A trajectory's decisions with their advantages and returns (module doc)."""
-        turns = trajectory.turns
-        rewards = trajectory.rewards / self.value_scale
-        values = np.array([turn.value for turn in turns], dtype=np.float32)
-        advantages = gae(rewards, values, lam)
-        return Steps({name: np.stack([turn.inputs[name] for turn in turns]) for name in turns[0].inputs},
-                     {name: np.concatenate([turn.candidates[name] for turn in turns]) for name in turns[0].candidates},
-                     counts=np.array([len(next(iter(turn.candidates.values()))) for turn in turns], dtype=np.int64),
-                     chosen=np.array([turn.choice for turn in turns], dtype=np.int64),
-                     logp=np.array([turn.logp for turn in turns], dtype=np.float32), value=values,
-                     advantage=advantages.astype(np.float32), ret=(advantages + values).astype(np.float32))
 
-
-__all__ = ["RESEARCH", "PPOChunk", "PPOWorker", "Steps", "Weights", "advantage", "gae", "weights_of"]
+__all__ = ["RESEARCH", "PPOChunk", "PPOWorker", "Steps", "Weights", "advantage", "gae", "trajectory_steps",
+           "weights_of"]

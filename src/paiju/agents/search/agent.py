@@ -43,7 +43,8 @@ class SearchAgent(Agent):
         self.seed = seed
         self.rules: dict[str, JSON] = {}
         self.simulations = 0
-        """Simulations run by the last search (benchmarks read it)."""
+        """Simulations run by the last search (benchmarks and corpora read it)."""
+        self.last_search: list[ScoredAction] | None = None
         self.player = self._agent(options.policy, seed)
 
     def begin(self, game: str, seat: int, rules: dict[str, JSON]) -> None:
@@ -51,11 +52,19 @@ class SearchAgent(Agent):
         self.player.begin(game, seat, rules)
 
     def act(self, observation: Any, legal: Sequence[Action]) -> Action:
+        self.last_search = None
         if len(legal) == 1:
             return legal[0]
         if observation.phase not in self.profile.searched_phases:
             return self.player.act(observation, legal)
-        return self.explain(observation, legal)[0].action
+        scored = self.explain(observation, legal)
+        self.last_search = scored if self.simulations else None
+        return scored[0].action
+
+    def searched(self) -> list[ScoredAction] | None:
+        """The last searched decision's candidates and their mean simulated values (``None`` after a move the prior
+        made alone: a forced move, a phase not searched)."""
+        return self.last_search
 
     def scale(self, observation: Any) -> str:
         if observation.phase not in self.profile.searched_phases:
