@@ -22,6 +22,7 @@ def test_games_lists_every_game_with_its_bots_and_default_rules(arena):
         assert entry["default_rules"] == game.default_rules().to_json()
         assert "random" in entry["agents"] and "ext" not in entry["agents"]
         assert entry["adviser"] == "search" and entry["adviser"] in entry["agents"]  # Hint asks the strongest
+        assert entry["table_bot"] == ("search" if name == "doudizhu" else None)
 
 
 def test_a_new_table_gives_a_token_for_each_human_seat_only(arena):

@@ -53,6 +53,18 @@ def adviser(game: str) -> str | None:
     return next((name for name in ADVISERS.get(game, ()) if name in offered), offered[0] if offered else None)
 
 
+TABLE_BOTS = {"doudizhu": ("search", "perfectdou", "rules")}
+"""The bot a new table's seats start with, strongest first, among the agents measured to move within a person's
+patience (a median well under a second on one core, BENCHMARKS.md): DouDizhu's ``search`` beats ``rules`` by
++1.38 points a deck at 29 ms a decision. A game not listed starts with its quick rule bot (the page's choice)."""
+
+
+def table_bot(game: str) -> str | None:
+    """The strongest offered agent of ``TABLE_BOTS[game]``; ``None`` for a game not listed."""
+    offered = offered_agents(game)
+    return next((name for name in TABLE_BOTS.get(game, ()) if name in offered), None)
+
+
 def make_bot(name: str, game: str, seed: int) -> Agent:
     """The offered agent ``name`` for ``game``; ``PaijuError`` naming the offered ones otherwise, and for a
     ``PerfectInformationAgent`` (it would see the hidden hands)."""

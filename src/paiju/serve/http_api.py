@@ -21,7 +21,7 @@ from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 from paiju.core.errors import PaijuError
 from paiju.core.registry import game_names, load_game
-from paiju.serve.bots import DESCRIPTIONS, adviser, offered_agents
+from paiju.serve.bots import DESCRIPTIONS, adviser, offered_agents, table_bot
 from paiju.serve.leaderboard import Leaderboard
 from paiju.serve.lobby import ClientLimitReached, Lobby, TableNotFound, TooManyTables
 from paiju.serve.replay_frames import FrameCache
@@ -94,12 +94,13 @@ def games_router() -> APIRouter:
 
     @router.get("/games")
     def games() -> dict[str, Any]:
-        """Every game with its seat count, the agents offered as bots (with a line on each), the adviser Hint asks
-        and its default rules."""
+        """Every game with its seat count, the agents offered as bots (with a line on each), the adviser Hint asks,
+        the bot a new table's seats start with (``null``: the page's quick choice) and its default rules."""
         return {"games": {name: {"num_players": load_game(name).num_players, "agents": offered_agents(name),
                                  "descriptions": {agent: DESCRIPTIONS[agent] for agent in offered_agents(name)
                                                   if agent in DESCRIPTIONS},
-                                 "adviser": adviser(name), "default_rules": load_game(name).default_rules().to_json()}
+                                 "adviser": adviser(name), "table_bot": table_bot(name),
+                                 "default_rules": load_game(name).default_rules().to_json()}
                           for name in game_names()}}
 
     return router

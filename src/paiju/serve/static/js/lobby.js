@@ -93,7 +93,7 @@ export class Lobby {
       const choices = seat === 0 ? [["human", "You"], ...info.agents.map((name) => [name, described(name)])] : options;
       const select = el("select", {dataset: {testid: `seat-${seat}`}, onchange: () => this.labelCreate()},
         choices.map(([value, label]) => el("option", {value}, label)));
-      select.value = seat === 0 ? "human" : preferredAgent(info.agents);
+      select.value = seat === 0 ? "human" : info.table_bot || preferredAgent(info.agents);
       this.seatSelects.push(select);
     }
     fill(this.seatArea, this.seatSelects.map((select, seat) => el("label", {class: "seat-choice"},
