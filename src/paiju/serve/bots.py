@@ -32,7 +32,8 @@ DESCRIPTIONS = {
     "mr-if": "hand-written heuristics (ScrofaZero's Mr. If)",
     "mr-greed": "hand-written heuristics, strong (ScrofaZero's Mr. Greed)",
     "dmc": "learned by self-play (Deep Monte-Carlo, as DouZero and DanZero)",
-    "perfectdou": "learned by PPO with a critic that saw every hand (PerfectDou); about level with rules",
+    "perfectdou": "learned by PPO with a critic that saw every hand (PerfectDou), then from the search's moves; "
+                  "a little above rules",
     "deeprocket": "learned from perfectdou's games (DeepRocket's supervised CNNs); level with perfectdou",
     "scrofazero": "searches sampled deals, leaves valued by its network and rollouts (ScrofaZero): strong, slower",
     "search": "searches sampled deals with rule-bot rollouts: the strongest, and slower",

@@ -129,6 +129,8 @@ class HeldOutAccuracy:
 
     types: dict[str, list[int]] = field(default_factory=dict)
     forced: int = 0
+    label: str = "play type"
+    """What ``types`` are counted by."""
 
     @property
     def decisions(self) -> int:
@@ -145,9 +147,9 @@ class HeldOutAccuracy:
                           for label, (decisions, hits) in ordered}}
 
     def table(self) -> str:
-        """The accuracy by play type as a small text table, most frequent first, then all."""
-        width = max(len("play type"), *(len(label) for label in self.types))
-        lines = [f"{'play type':<{width}}  {'decisions':>9}  {'top-1':>6}"]
+        """The accuracy by label (play type, or role) as a small text table, most frequent first, then all."""
+        width = max(len(self.label), *(len(label) for label in self.types))
+        lines = [f"{self.label:<{width}}  {'decisions':>9}  {'top-1':>6}"]
         for label, row in self.to_json()["types"].items():
             lines.append(f"{label:<{width}}  {row['decisions']:>9,}  {row['top1']:>6.3f}")
         lines.append(f"{'all':<{width}}  {self.decisions:>9,}  {self.top1:>6.3f}")

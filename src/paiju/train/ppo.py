@@ -43,6 +43,15 @@ warm start, Table 7's step size made the DouDizhu policy worse on 2 cores; the s
 from one with lr 1e-4, 2 epochs and no entropy bonus (``agents/perfectdou/weights/README.md``). The final stage
 of the paper (ADP alone) is a new run with ``--init RUN/model.pt --oracle-scale 0``.
 
+Warm start from records (DouDizhu, ``warm_records``; expert iteration's imitation step when the corpus is the
+search's): the learner replays the corpus's research-mode games itself (``DouDizhuPPO.recorded``), ``batch_games``
+a step, ``warm_passes`` times over the games not held out, before any self-play; the recorded moves are the
+choices (``warm_target`` ``hard``) or, for searched decisions, softmax(value / ``warm_temperature``) over the
+abstract actions the search examined (``soft``), the critic learning the games' Monte-Carlo returns. Imitated
+games count as games (so ``games`` can end a run with the imitation). Records the imitation cannot use are
+reported by file and line and skipped (``paiju.train.dmc_corpus.WarmCorpus``); the held-out games' top-1
+agreement with the recorded moves, by role, goes to ``DIR/warm-accuracy.json``.
+
 Batch ``k`` is split over the actors in a fixed way, so a run is reproducible from its seed whatever the
 machine's timing (same actors count, same torch threads). Ctrl-C or SIGTERM finishes the batch in hand,
 checkpoints and stops. ``DIR/checkpoint.pt`` (atomic) holds everything to ``--resume``; ``DIR/model.pt`` the
@@ -357,7 +366,7 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
         """Top-1 agreement of each role's policy with the recorded moves of the held-out games (decisions with two
         candidates or more), by role."""
         assert self.corpus is not None
-        accuracy = HeldOutAccuracy()
+        accuracy = HeldOutAccuracy(label="role")
         for entry in self.corpus.held_out_games():
             for role, steps in self.recorded_steps([entry], None).items():
                 counts = torch.from_numpy(steps.counts)
