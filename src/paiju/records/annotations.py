@@ -78,7 +78,7 @@ class Step:
 def searched_steps(game: Game, record: dict[str, Any]) -> Iterator[Step]:
     """Every action of ``record`` with the state before it and its search values (module doc); ``RecordError`` on
     missing or inconsistent values, raised before or at the step concerned."""
-    decisions = _decisions(record, game.num_players)
+    decisions = searched_values(record, game.num_players)
     state = game.opening_state(record)
     actions = record["actions"]
     if decisions and max(decisions) >= len(actions):
@@ -92,8 +92,9 @@ def searched_steps(game: Game, record: dict[str, Any]) -> Iterator[Step]:
         state.apply(action, seat=seat)
 
 
-def _decisions(record: dict[str, Any], seats: int) -> dict[int, list[Any]]:
-    """``{step: values}`` of the record's searched decisions, their shape checked."""
+def searched_values(record: dict[str, Any], seats: int) -> dict[int, list[Any]]:
+    """``{step: [[action JSON, value], ...]}`` of the record's searched decisions, their shape checked (not their
+    legality: ``searched_steps`` replays the game for that); ``RecordError`` on missing or malformed values."""
     searched = record.get(KEY)
     if searched is None:
         raise RecordError(f"no search values (a record of search games keeps them under {KEY!r})")

@@ -49,7 +49,7 @@ from paiju.games.doudizhu.abstract_actions import abstract_index
 from paiju.games.doudizhu.min_steps import min_steps
 from paiju.games.doudizhu.observation import position_of
 from paiju.games.doudizhu.rules import DouDizhuRules
-from paiju.records.annotations import searched_steps
+from paiju.records.annotations import searched_steps, searched_values
 
 if TYPE_CHECKING:
     from paiju.train.ppo import PPOConfig
@@ -203,27 +203,24 @@ class DouDizhuPPO(PPOGame):
         records); with a ``temperature`` every searched decision also carries a soft target over its candidates,
         softmax(value / temperature) over the abstract actions the search examined (an abstract action's value:
         the best of its examined moves; those not examined: 0), and the others the recorded move alone
-        (``paiju.records.annotations``)."""
+        (``paiju.records.annotations``). The record is one ``record_problem`` accepts."""
         game = load_game("doudizhu")
-        steps = searched_steps(game, record) if temperature is not None else None
-        state = game.opening_state(record)
-        replayed = iter(record["actions"])
+        values = searched_values(record, game.num_players) if temperature is not None else {}
+        replayed = enumerate(record["actions"])
 
         def choose(state: State, observation: Any, legal: list[Any], chosen: Decision) -> tuple[Any, Turn]:
-            if steps is not None:
-                step = next(steps)
-                move, values = step.action, step.values
-            else:
-                move, values = state.action_from_json(next(replayed)[1]), None
+            step, (_, value) = next(replayed)
+            move = state.action_from_json(value)
             turn = _turn(chosen, _index(chosen, move), 0.0, 0.0)
             if temperature is not None:
-                turn.candidates["target"] = _soft_target(chosen, values or ((move, 0.0),), temperature)
+                examined = [(state.action_from_json(action), score) for action, score in values.get(step, [])]
+                turn.candidates["target"] = _soft_target(chosen, examined or [(move, 0.0)], temperature)
             return move, turn
 
         def forced(state: State) -> None:
-            next(steps) if steps is not None else next(replayed)
+            next(replayed)
 
-        return self._trajectories(state, choose, forced)
+        return self._trajectories(game.opening_state(record), choose, forced)
 
     @staticmethod
     def record_problem(record: dict[str, Any], soft: bool) -> str | None:
