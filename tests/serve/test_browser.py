@@ -240,6 +240,7 @@ def test_doudizhu_from_the_keyboard_with_the_advisers_hint(page: Page):
     expect(page.get_by_test_id("rule-mode")).to_have_value("full")  # people bid unless they ask otherwise
     expect(page.get_by_test_id("rule-redeal_limit")).to_have_value("3")  # and passing cannot stall the table
     expect(page.get_by_test_id("seat-1").locator("option[value=rules]")).to_have_text("rules — hand-written heuristics")
+    expect(page.get_by_test_id("seat-1")).to_have_value("search")  # the strongest bot that moves quickly
     create_table(page, "doudizhu", {"mode": "research"}, seed=DOUDIZHU_SEED)
     assert wait_for_turn_or_result(page)  # research mode: seat 0 is the landlord and leads
     page.evaluate("document.activeElement && document.activeElement.blur()")
@@ -527,6 +528,7 @@ def wait_for_more_frames(page: Page, than: int) -> None:
 
 def test_a_table_of_bots_is_watched_live_with_every_hand_then_its_result(page: Page, arena_url: str):
     page.get_by_test_id("game-select").select_option("gongzhu")
+    expect(page.get_by_test_id("seat-1")).to_have_value("mr-if")  # no table bot listed: the quick rule bot
     for seat in range(4):
         page.get_by_test_id(f"seat-{seat}").select_option("random")
     expect(page.get_by_test_id("create-table")).to_have_text("Create the table and watch")
