@@ -204,6 +204,15 @@ def test_eval_gongzhu_and_matrix(tmp_path):
     result = runner.invoke(app, ["eval", "gongzhu", "random"])
     assert result.exit_code != 0
     assert "name agent B" in str(result.exception) + result.output
+    result = runner.invoke(app, ["eval", "gongzhu", "search:worlds=2", "random", "--deals", "1", "--ms", "2",
+                                 "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["time_budget"] == {"ms": 2, "timed": ["search:worlds=2,ms=2"],
+                                                          "untimed": ["random"]}
+    assert "median ms" in result.output
+    result = runner.invoke(app, ["eval", "gongzhu", "search:sims=4", "mr-greed", "--deals", "1", "--ms", "5"])
+    assert result.exit_code != 0
+    assert "sets its own budget (sims=)" in str(result.exception) + result.output
     matrix = tmp_path / "matrix.json"
     result = runner.invoke(app, ["eval", "matrix", "gongzhu", "random", "ext:" + _bot(), "--deals",
                                  "3", "--bootstrap", "20", "--out", str(matrix)])

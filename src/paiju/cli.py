@@ -225,9 +225,13 @@ def eval_gongzhu(
     backend: BackendOption = "local",
     address: AddressOption = None,
     wpg: Annotated[bool, typer.Option(help="Winning points over Greed: A against two mr-greed, 1024 x 2.")] = False,
+    ms: Annotated[int | None, typer.Option(help="Milliseconds per decision, given as ms=N to every agent with a "
+                                                "time budget (scrofazero, search); the others play as named. Results "
+                                                "then depend on the machine's speed.")] = None,
     out: Annotated[Path | None, typer.Option(help="Write the full report as JSON here.")] = None,
 ) -> None:
-    """Duplicate evaluation of team A against team B: mean points per game with its standard error."""
+    """Duplicate evaluation of team A against team B: mean points per game with its standard error, and each
+    team's decision times."""
     from dataclasses import replace
 
     from paiju.eval.gongzhu import GongzhuEvalConfig, evaluate_gongzhu, wpg_config
@@ -238,7 +242,7 @@ def eval_gongzhu(
         raise PaijuError("name agent B, or use --wpg to play against mr-greed")
     else:
         config = GongzhuEvalConfig(agent_a, agent_b, deals, seed)
-    config = replace(config, workers=workers, backend=backend, address=address)
+    config = replace(config, workers=workers, backend=backend, address=address, ms=ms)
     _report(evaluate_gongzhu(config, progress=True), out)
 
 

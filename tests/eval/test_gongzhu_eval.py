@@ -20,6 +20,7 @@ from paiju.eval.gongzhu import (
 from paiju.eval.intransitivity import intransitivity
 from paiju.eval.matrix import MatrixConfig, score_matrix
 from paiju.eval.team_duplicate import DealOutcome, DuplicateSummary
+from paiju.eval.timing import DecisionTimes
 from paiju.games.gongzhu import RANKS, GongzhuObservation
 
 
@@ -58,13 +59,15 @@ def test_agents(monkeypatch: pytest.MonkeyPatch) -> None:
 
 
 def figures(report: GongzhuEvalReport) -> dict[str, Any]:
+    """The report's JSON less what the machine decides: wall and decision times, workers."""
     result = report.to_json()
-    del result["wall_time_s"], result["config"]["workers"]
+    del result["wall_time_s"], result["decision_times"], result["config"]["workers"]
     return result
 
 
-def evaluate(agent_a: str, agent_b: str, deals: int = 30, seed: int = 3, workers: int = 1) -> GongzhuEvalReport:
-    return evaluate_gongzhu(GongzhuEvalConfig(agent_a, agent_b, deals=deals, seed=seed, workers=workers),
+def evaluate(agent_a: str, agent_b: str, deals: int = 30, seed: int = 3, workers: int = 1,
+             ms: int | None = None) -> GongzhuEvalReport:
+    return evaluate_gongzhu(GongzhuEvalConfig(agent_a, agent_b, deals=deals, seed=seed, workers=workers, ms=ms),
                             progress=False)
 
 
@@ -118,12 +121,59 @@ def test_report_json_and_table() -> None:
     report = evaluate("test-first", "random", deals=5)
     result = json.loads(json.dumps(report.to_json()))
     assert result["config"] == {"agent_a": "test-first", "agent_b": "random", "deals": 5, "seed": 3, "workers": 1,
-                                "backend": "local", "address": None}
+                                "backend": "local", "address": None, "ms": None}
     assert result["game"] == "gongzhu"
     assert result["wpg"] is None
     assert result["games"] == 10 and result["per_game"]["n"] == 5
     assert result["paiju_version"] and result["wall_time_s"] > 0
-    assert report.table().row_count == 6
+    assert result["seated"] == {"a": "test-first", "b": "random"} and result["time_budget"] is None
+    for team in ("a", "b"):  # every decision with a choice, both games of every deal
+        times = result["decision_times"][team]
+        assert times["decisions"] == sum(len(o.decision_seconds["ab".index(team)]) for o in report.outcomes) > 5
+        assert 0 <= times["median_ms"] <= times["p90_ms"]
+    summary, times = report.table()
+    assert summary.row_count == 6 and times.row_count == 2
+
+
+def test_decision_times_are_the_median_and_nearest_rank_p90_of_decisions_with_a_choice() -> None:
+    assert DecisionTimes.of([0.5, 0.125, 0.25, 0.375]) == DecisionTimes(4, 312.5, 500.0)
+    assert DecisionTimes.of([i / 1000 for i in range(1, 11)]).p90_ms == pytest.approx(9.0)
+    assert DecisionTimes.of([]) == DecisionTimes(0, None, None)
+    outcomes = [DealOutcome(0, (0.0, 0.0), (), ((0.25, 0.75), ())), DealOutcome(1, (0.0, 0.0), (), ((0.5,), ()))]
+    report = GongzhuEvalReport(GongzhuEvalConfig("random", "random"), DuplicateSummary.of(outcomes), tuple(outcomes),
+                               1.0, "0")
+    assert report.decision_times == (DecisionTimes(3, 500.0, 750.0), DecisionTimes(0, None, None))
+    assert report.to_json()["decision_times"]["b"] == {"decisions": 0, "median_ms": None, "p90_ms": None}
+
+
+def test_a_time_budget_goes_to_every_agent_that_takes_one_and_the_report_names_them() -> None:
+    config = GongzhuEvalConfig("search:policy=mr-greed", "random", ms=40)
+    assert config.seated == ("search:policy=mr-greed,ms=40", "random")
+    assert GongzhuEvalConfig("scrofazero", "search", ms=5).seated == ("scrofazero:ms=5", "search:ms=5")
+    assert GongzhuEvalConfig("scrofazero:ss", "mr-greed", ms=5).seated == ("scrofazero:ss,ms=5", "mr-greed")
+    assert GongzhuEvalConfig("scrofazero:perfect", "mr-greed", ms=5).seated == ("scrofazero:perfect", "mr-greed")
+    assert GongzhuEvalConfig("search", "random").seated == ("search", "random")
+    report = evaluate("search:worlds=2", "random", deals=1, ms=2)
+    result = json.loads(json.dumps(report.to_json()))
+    assert result["config"]["ms"] == 2
+    assert result["seated"] == {"a": "search:worlds=2,ms=2", "b": "random"}
+    assert result["time_budget"] == {"ms": 2, "timed": ["search:worlds=2,ms=2"], "untimed": ["random"]}
+    assert result["decision_times"]["a"]["decisions"] > 0
+    summary, times = report.table()
+    assert "A: search:worlds=2,ms=2" in "".join(summary.columns[0].cells)
+    assert "2 ms per decision" in str(times.title) and "(no time budget)" in "".join(times.columns[1].cells)
+
+
+@pytest.mark.parametrize(("agent", "ms", "message"), [
+    ("search:sims=50", 10, r"'search:sims=50' sets its own budget \(sims=\), but ms=10 gives"),
+    ("search:ms=5", 10, r"sets its own budget \(ms=\)"),
+    ("scrofazero:ss,simulations=20", 10, r"sets its own budget \(simulations=\)"),
+    ("random", 0, "ms must be a positive integer"),
+    ("random", True, "ms must be a positive integer"),
+])
+def test_a_time_budget_beside_an_agent_s_own_or_a_bad_one_is_refused(agent: str, ms: Any, message: str) -> None:
+    with pytest.raises(PaijuError, match=message):
+        GongzhuEvalConfig(agent, "random", ms=ms)
 
 
 def test_wpg_is_two_copies_against_mr_greed_over_1024_deal_pairs() -> None:
@@ -134,7 +184,7 @@ def test_wpg_is_two_copies_against_mr_greed_over_1024_deal_pairs() -> None:
     outcomes = [DealOutcome(0, (80.0, -20.0)), DealOutcome(1, (40.0, 0.0))]
     report = GongzhuEvalReport(config, DuplicateSummary.of(outcomes), tuple(outcomes), 1.0, "0")
     assert report.wpg == report.to_json()["wpg"] == 25.0
-    assert "WPG" in str(report.table().title)
+    assert "WPG" in str(report.table()[0].title)
 
 
 @pytest.mark.parametrize(("options", "message"), [

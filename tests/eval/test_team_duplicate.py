@@ -3,6 +3,7 @@
 import math
 import random
 import statistics
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -129,10 +130,12 @@ def rotated_deal(deal_seed: int, rotation: int) -> OneTrickState:
 
 
 class Extreme(Agent):
-    def __init__(self, pick: Any) -> None:
+    def __init__(self, pick: Any, seconds: float = 0.0) -> None:
         self.pick = pick
+        self.seconds = seconds
 
     def act(self, observation: Any, legal: Sequence[Any]) -> Any:
+        time.sleep(self.seconds)
         return self.pick(legal)
 
 
@@ -141,6 +144,7 @@ def one_trick(monkeypatch: pytest.MonkeyPatch) -> None:
     paiju.agents.agent_names("one-trick")  # load the built-in agents before adding the test ones
     monkeypatch.setitem(paiju.agents._FACTORIES, ("one-trick", "high"), lambda argument, seed: Extreme(max))
     monkeypatch.setitem(paiju.agents._FACTORIES, ("one-trick", "low"), lambda argument, seed: Extreme(min))
+    monkeypatch.setitem(paiju.agents._FACTORIES, ("one-trick", "slow"), lambda argument, seed: Extreme(max, 0.02))
 
 
 PLAN = DuplicatePlan(game=OneTrick(), dealer=rotated_deal, seed=11)
@@ -186,6 +190,14 @@ def test_pairings_share_their_deals_and_the_seed_decides_them() -> None:
     other_seed = DuplicatePlan(game=OneTrick(), dealer=rotated_deal, seed=12)
     (other,) = play_pairings(other_seed, [("high", "low")], deals=12, progress=False)
     assert other != first
+
+
+def test_each_team_s_decision_times_are_kept_apart_from_the_results() -> None:
+    for pairing, slow_team in ((("slow", "low"), 0), (("low", "slow"), 1)):
+        outcome = play_deal(PLAN, pairing, 3)
+        assert [len(team) for team in outcome.decision_seconds] == [4, 4]  # two seats, two games, a choice each
+        assert min(outcome.decision_seconds[slow_team]) >= 0.02
+        assert outcome == DealOutcome(3, outcome.results)  # the machine's times take no part in equality
 
 
 def test_unknown_agents_and_games_of_the_wrong_size_are_refused() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -11,17 +12,22 @@ from paiju.core.game import Action, Game, State
 
 ActionHook = Callable[[State, int, Action], None]
 """Called with the state, the seat and its chosen action just before the action is applied."""
+DecisionHook = Callable[[int, int, float], None]
+"""Called after each decision with the seat, the number of legal actions and the wall time in seconds of the
+agent's ``act`` (or ``act_perfect``) call."""
 
 
 def play_game(game: Game, agents: Sequence[Agent], seed: int, rules: Any = None,
-              state: State | None = None, on_action: ActionHook | None = None) -> State:
+              state: State | None = None, on_action: ActionHook | None = None,
+              on_decision: DecisionHook | None = None) -> State:
     """Play a game dealt from ``seed`` (or continue ``state``) to the end and return the final state.
 
     Each agent sees only its own seat's observation, except a ``PerfectInformationAgent`` (an analysis player,
     asked for by name): it gets ``act_perfect`` with a copy of the full state, every hand included, so that an
     evaluation of it measures the double-dummy upper bound, not a fair player. An agent that returns an action
     not in ``legal`` raises ``AgentError``: nothing is ever substituted silently. Every agent's ``begin`` is
-    called at the start of each deal (``State.deal_number``), its ``finish`` once at the end.
+    called at the start of each deal (``State.deal_number``), its ``finish`` once at the end. ``on_action`` sees
+    every action before it is applied, ``on_decision`` how long each agent took to choose it.
     """
     if len(agents) != game.num_players:
         raise ValueError(f"{game.name} needs {game.num_players} agents, got {len(agents)}")
@@ -38,9 +44,13 @@ def play_game(game: Game, agents: Sequence[Agent], seed: int, rules: Any = None,
         agent = agents[seat]
         legal = state.legal_actions()
         if isinstance(agent, PerfectInformationAgent):
-            action = agent.act_perfect(state.clone(), legal)
+            view, choose = state.clone(), agent.act_perfect
         else:
-            action = agent.act(state.observation(seat), legal)
+            view, choose = state.observation(seat), agent.act
+        started_at = time.perf_counter()
+        action = choose(view, legal)
+        if on_decision is not None:
+            on_decision(seat, len(legal), time.perf_counter() - started_at)
         if on_action is not None:
             on_action(state, seat, action)
         try:

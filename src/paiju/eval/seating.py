@@ -21,7 +21,7 @@ from paiju.agents import make_agent
 from paiju.agents.external import ExternalAgent
 from paiju.core.agent import Agent
 from paiju.core.game import Game, State
-from paiju.core.match import play_game
+from paiju.core.match import DecisionHook, play_game
 
 _kept: dict[tuple[str, str, int], ExternalAgent] = {}
 """This process's kept external agents, by (spec, game, seat)."""
@@ -40,14 +40,14 @@ def seat_agent(spec: str, game: str, seat: int, seed: int) -> Agent:
 
 
 def play_seated(game: Game, specs: Sequence[str], seeds: Sequence[int], deal_seed: int, rules: Any = None,
-                state: State | None = None) -> State:
+                state: State | None = None, on_decision: DecisionHook | None = None) -> State:
     """``play_game`` with ``seat_agent(specs[s], game, s, seeds[s])`` at each seat s; the new agents are closed
     after the game, the kept ones only when the game fails."""
     agents = [seat_agent(spec, game.name, seat, seed)
               for seat, (spec, seed) in enumerate(zip(specs, seeds, strict=True))]
     failed = True
     try:
-        state = play_game(game, agents, deal_seed, rules, state=state)
+        state = play_game(game, agents, deal_seed, rules, state=state, on_decision=on_decision)
         failed = False
     finally:
         for agent in agents:

@@ -27,6 +27,10 @@ change when the seats are relabelled (true of ``random``, which draws from the l
 An agent whose random draws depend on absolute seat numbers (say, dealing hidden cards to the other seats
 in seat order) plays a different game after rotation; against itself it then scores 0 only on average.
 Results depend only on the seed, never on the number of workers or the backend.
+
+**Decision times.** Each deal also keeps the wall time of every decision with more than one legal action, by team
+(forced moves are played at once by any agent and would only hide the others): the machine's figures, apart
+from the results and from their equality.
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
@@ -85,6 +89,8 @@ class DealOutcome:
     results: tuple[float, float]
     summaries: tuple[dict[str, Any], ...] = ()
     """The two games' ``State.result()``, when the plan keeps them."""
+    decision_seconds: tuple[tuple[float, ...], tuple[float, ...]] = field(default=((), ()), compare=False)
+    """Team A's and team B's decision times in both games, seconds (the module docstring); not compared."""
 
     @property
     def pair(self) -> float:
@@ -232,14 +238,20 @@ def play_deal(plan: DuplicatePlan, pairing: Pairing, deal: int) -> DealOutcome:
     deal_seed = derive_seed(plan.seed, "deal", deal)
     results = []
     summaries = []
+    times: tuple[list[float], list[float]] = ([], [])
     specs = [pairing[0] if seat in TEAM_A_SEATS else pairing[1] for seat in range(SEATS)]
+
+    def timed(seat: int, choices: int, seconds: float) -> None:
+        if choices > 1:
+            times[0 if seat in TEAM_A_SEATS else 1].append(seconds)
+
     for rotation in ROTATIONS:
         seeds = [derive_seed(plan.seed, "agent", deal, (seat - rotation) % SEATS) for seat in range(SEATS)]
-        state = play_seated(game, specs, seeds, deal_seed, state=plan.dealer(deal_seed, rotation))
+        state = play_seated(game, specs, seeds, deal_seed, state=plan.dealer(deal_seed, rotation), on_decision=timed)
         results.append(team_result(state.payoffs()))
         if plan.keep_results:
             summaries.append(state.result())
-    return DealOutcome(deal, (results[0], results[1]), tuple(summaries))
+    return DealOutcome(deal, (results[0], results[1]), tuple(summaries), (tuple(times[0]), tuple(times[1])))
 
 
 def team_result(payoffs: Sequence[float]) -> float:

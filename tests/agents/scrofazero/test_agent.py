@@ -3,6 +3,7 @@ observation only, complete explanations, whole games, option errors, masked prio
 
 import math
 import random
+import time
 
 import numpy as np
 import pytest
@@ -12,12 +13,13 @@ from paiju.agents import agent_names, make_agent
 from paiju.agents.scrofazero.agent import ScrofaZeroAgent, ScrofaZeroOptions, parse_argument
 from paiju.agents.scrofazero.evaluator import MixedEvaluator, NetworkEvaluator, network_policy
 from paiju.agents.scrofazero.features import encode_batch
-from paiju.agents.scrofazero.mcts import POLICY_SHARPNESS, RolloutEvaluator
+from paiju.agents.scrofazero.mcts import POLICY_SHARPNESS, RolloutEvaluator, uniform_priors
 from paiju.agents.scrofazero.model import ModelConfig, ScrofaNet, save
 from paiju.core.errors import PaijuError
 from paiju.core.match import play_game
 from paiju.games.gongzhu import Gongzhu
 from paiju.games.gongzhu.cards import CARD_INDEX
+from paiju.games.gongzhu.scoring import seat_results
 
 GAME = Gongzhu()
 TINY = ModelConfig(width1=16, width2=16, width3=8, blocks=1)
@@ -109,6 +111,7 @@ def test_agent_names_and_options(model_file):
     assert parse_argument("uniform") == ("", ScrofaZeroOptions(sampler="uniform"))
     assert parse_argument("ss,m.pt,scenarios=4") == ("m.pt", ScrofaZeroOptions(sampler="ss", scenarios=4))
     assert parse_argument("path=ss") == ("ss", ScrofaZeroOptions())
+    assert parse_argument("ss,ms=30") == ("", ScrofaZeroOptions(sampler="ss", ms=30))
     agent = make_agent(f"scrofazero:uniform,path={model_file}", "gongzhu")
     assert isinstance(agent, ScrofaZeroAgent) and agent.options.sampler == "uniform"
 
@@ -139,13 +142,60 @@ def test_the_bare_names_play_the_shipped_network_or_say_none_ships(model_file, t
     ("scrofazero:path=m.pt,beta=-1", "beta must be a finite number"),
     ("scrofazero:path=m.pt,beta=nan", "beta must be a finite number"),
     ("scrofazero:path=m.pt,depth=3", "unknown scrofazero option 'depth'; accepted keys: sampler, scenarios, "
-                                     "simulations, beta, mix, path"),
+                                     "simulations, ms, beta, mix, path"),
+    ("scrofazero:path=m.pt,ms=0", "ms must be a whole number >= 1, got '0'"),
+    ("scrofazero:path=m.pt,ms=2.5", "ms must be a whole number >= 1, got '2.5'"),
+    ("scrofazero:path=m.pt,ms=fast", "ms must be a whole number"),
+    ("scrofazero:perfect,ms=10", "scrofazero:perfect takes no ms= option: .*no time budget"),
     ("scrofazero:path=m.pt,path=n.pt", "path is given twice"),
     ("scrofazero:m.pt,beta=inf", "beta must be a finite number >= 0, got 'inf'"),
 ])
 def test_bad_options_are_named(spec, message):
     with pytest.raises(PaijuError, match=message):
         make_agent(spec, "gongzhu")
+
+
+def test_options_made_in_code_refuse_a_bad_time_budget():
+    for bad in (0, -5, 1.5, True):
+        with pytest.raises(PaijuError, match="scrofazero option ms must be a whole number >= 1"):
+            ScrofaZeroOptions(ms=bad)
+
+
+class ScoreSoFar:
+    """Leaves valued by the result if the game stopped there: the same value whatever the batch."""
+
+    def evaluate(self, states):
+        return uniform_priors(states), np.array([seat_results(s.scores())[s.to_move] for s in states], float)
+
+
+def test_a_time_budget_plays_legal_cards_valued_and_stops_near_the_deadline(model):
+    """Without a count the searches run until the deadline; with 1 ms still every legal card is valued."""
+    for ms in (1, 30):
+        agent = ScrofaZeroAgent(model, seed=4, options=ScrofaZeroOptions(scenarios=6, mix=0.0, ms=ms))
+        for state in POSITIONS[:3]:
+            observation, legal = state.observation(state.to_move), state.legal_actions()
+            started = time.perf_counter()
+            scored = agent.explain(observation, legal)
+            elapsed = time.perf_counter() - started
+            assert sorted(entry.action for entry in scored) == sorted(legal)
+            assert all(math.isfinite(entry.score) for entry in scored)
+            assert agent.act(observation, legal) in legal
+            assert ms / 1000 <= elapsed < ms / 1000 + 2.0  # generous: a loaded machine may stall
+
+
+def test_a_time_budget_with_time_to_spare_and_a_count_decides_as_the_count_alone(model):
+    """``ms`` is a deadline on the same searches: given the time, the same cards get the same values."""
+    timed = ScrofaZeroOptions(scenarios=4, simulations=6, mix=0.0, ms=600_000)
+    for state in POSITIONS:
+        observation, legal = state.observation(state.to_move), state.legal_actions()
+        decisions = []
+        for options in (FAST, timed):
+            agent = ScrofaZeroAgent(model, seed=11, options=options)
+            agent.evaluator = ScoreSoFar()
+            decisions.append(agent.explain(observation, legal))
+        untimed, within_time = decisions
+        assert [entry.action for entry in within_time] == [entry.action for entry in untimed]
+        assert [entry.score for entry in within_time] == pytest.approx([entry.score for entry in untimed])
 
 
 def test_bad_observation_or_legal_cards(model):

@@ -2,6 +2,7 @@
 batched searches equal to lone ones, the paper's search counts, the policy target, reproducibility, errors."""
 
 import random
+import time
 
 import numpy as np
 import pytest
@@ -15,10 +16,12 @@ from paiju.agents.scrofazero.mcts import (
     TerminalOrZero,
     evaluation_simulations,
     run,
+    run_until,
     search,
     training_simulations,
     uniform_priors,
 )
+from paiju.agents.search.budget import Budget
 from paiju.core.errors import PaijuError
 from paiju.games.gongzhu import Gongzhu
 from paiju.games.gongzhu.cards import CARD_INDEX, CARD_NAMES
@@ -227,6 +230,64 @@ def test_pending_repeats_its_leaf_until_fed():
     assert not mcts.done and mcts.pending() is not leaf
 
 
+def test_a_time_budget_drives_searches_near_the_deadline_and_stops_them_where_they_are():
+    dealt = game_at(3, 9)
+    scenarios = [GAME.determinize(dealt.observation(1), random.Random(k)) for k in range(6)]  # the same legal cards
+    searches = [MctsSearch(state, None, random.Random(k)) for k, state in enumerate(scenarios)]
+    budget = Budget(None, 30)
+    started = time.perf_counter()
+    results = run_until(searches, ScoreSoFar(), budget)
+    assert 0.03 <= time.perf_counter() - started < 0.03 + 2.0  # generous: a loaded machine may stall
+    assert budget.spent == sum(mcts.completed for mcts in searches)
+    legal = {CARD_INDEX[card] for card in scenarios[0].legal_actions()}
+    assert set(np.flatnonzero(results[0].visits)) == legal  # the first search tried every card
+    for result, mcts in zip(results, searches, strict=True):  # each stopped where it was, or never started
+        assert (mcts.done and result.visits.sum() == mcts.completed) if mcts.completed else result is None
+
+
+def test_a_time_budget_that_is_spent_at_once_still_tries_every_card_in_the_first_search():
+    state = game_at(4, 0)
+    searches = [MctsSearch(state, None, random.Random(k)) for k in range(8)]
+    budget = Budget(None, 1)
+    time.sleep(0.002)
+    results = run_until(searches, ScoreSoFar(), budget)
+    assert searches[0].completed == len(state.legal_actions()) and results[0].visits.sum() == searches[0].completed
+    assert results[1:] == [None] * 7 and budget.spent == searches[0].completed
+
+
+def test_a_time_budget_with_time_to_spare_runs_counted_searches_as_run_does():
+    states = [game_at(seed, played) for seed, played in [(1, 5), (2, 20), (6, 33)]]
+    counts = [evaluation_simulations(state) for state in states]
+    searches = [MctsSearch(state, count, random.Random(k))
+                for k, (state, count) in enumerate(zip(states, counts, strict=True))]
+    timed = run_until(searches, ScoreSoFar(), Budget(None, 600_000))
+    for k, (state, count) in enumerate(zip(states, counts, strict=True)):
+        _same(timed[k], search(state, ScoreSoFar(), count, random.Random(k)))
+
+
+def test_searches_without_a_count_run_one_simulation_at_a_time_until_stopped():
+    mcts = MctsSearch(game_at(2, 10), None, random.Random(0))
+    with pytest.raises(PaijuError, match="without a simulation count"):
+        mcts.pending()
+    with pytest.raises(PaijuError, match=r"stop\(\) needs at least one simulation"):
+        mcts.stop()
+    leaf = mcts.simulate()
+    with pytest.raises(PaijuError, match=r"feed\(\) it"):
+        mcts.simulate()
+    with pytest.raises(PaijuError, match="one waiting"):
+        mcts.stop()
+    assert leaf is not None
+    mcts.feed(1.0)
+    with pytest.raises(PaijuError, match=r"has no count: stop\(\) it"):
+        mcts.result()
+    result = mcts.stop()
+    assert mcts.done and mcts.completed == 1 and result.visits.sum() == 1
+    with pytest.raises(PaijuError, match="run all its 1 simulations"):
+        mcts.simulate()
+    with pytest.raises(PaijuError, match="needs a time budget"):
+        run_until([MctsSearch(game_at(2, 10), None, random.Random(0))], ScoreSoFar(), Budget(5, None))
+
+
 def test_bad_input_raises_clear_errors():
     final = game_at(1, 52)
     with pytest.raises(PaijuError, match="game is over"):
@@ -235,7 +296,7 @@ def test_bad_input_raises_clear_errors():
         training_simulations(final)
     state = game_at(1, 10)
     for bad in (0, -3, 2.5, True):
-        with pytest.raises(PaijuError, match="simulations must be a positive integer"):
+        with pytest.raises(PaijuError, match="simulations must be a positive integer or None"):
             MctsSearch(state, bad, random.Random(0))
     with pytest.raises(PaijuError, match="exploration constant"):
         MctsSearch(state, 5, random.Random(0), c=-1.0)

@@ -15,6 +15,15 @@ A decision, from the seat's observation only:
 3. **Choice**: each legal card's Q averaged over the scenarios with their weights; the highest is played (§5.4
    eq. 10: the expectation of Q under the belief), ties to the card listed first.
 
+**Time budget** (``ms``, milliseconds per decision, counted from its start, the scenarios' drawing and weighting
+included; like the ``search`` agent's ``ms``): the searches have no count (``simulations``, when also given, still
+caps each) and run in batched rounds until the time is spent (``mcts.run_until``): whatever the time, until every
+legal card has been tried in some scenario, so that every card has a value; then rounds sized to the time left, so
+that the last ends near the deadline. A card's Q is averaged over the scenarios whose search tried it, their
+weights renormalised (with every card tried in every scenario, as without ``ms``, the same average). The number
+of simulations, so the decision, depends on the machine's speed and load: under ``ms`` the same seed no longer
+gives the same decision.
+
 Choices where the paper is silent or that depart from it: leaves valued half by the network, half by a rollout
 (``mix=0.5``) by default, since a network trained on two CPU cores tells the cards of a decision apart too
 poorly for the paper's network-only leaves (against two ``mr-greed`` on the same 128 deals × 2, seed 11:
@@ -22,11 +31,11 @@ poorly for the paper's network-only leaves (against two ``mr-greed`` on the same
 that every one of the at most 27 strata of §5.3 gets a scenario; ``stratified`` falls back to uniform draws
 below that); a search runs at least as many simulations as there are legal cards, so that every card is tried
 in every scenario and its Q averages over all of them. Everything random comes from the agent's ``seed``: the
-same seed, observation and legal cards give the same decision, and the true deal never enters it.
+same seed, observation and legal cards give the same decision (without ``ms``), and the true deal never enters it.
 
 Agent names (``paiju.agents``): comma-separated items after ``scrofazero:`` — a sampler (``scrofazero:uniform``,
 ``scrofazero:ss``; ``iec`` is the default), a model file (``scrofazero:PATH``) and options
-``path=MODEL,sampler=iec|ss|uniform,scenarios=N,simulations=N,beta=X,mix=X``; the bare name
+``path=MODEL,sampler=iec|ss|uniform,scenarios=N,simulations=N,ms=N,beta=X,mix=X``; the bare name
 ``scrofazero`` plays the network shipped as ``weights/gongzhu.pt`` with SS + IEC (a model file named like a
 sampler is ``path=ss``). ``perfect`` as the first item (``scrofazero:perfect``,
 ``scrofazero:perfect,path=MODEL,simulations=N``) names the double-dummy analysis player
@@ -47,12 +56,14 @@ import numpy as np
 from paiju.agents.options import check_options, option, parse_options
 from paiju.agents.scrofazero import mcts
 from paiju.agents.scrofazero.scenarios import IEC_BETA, iec_weights, stratified, uniform
+from paiju.agents.search.budget import Budget
 from paiju.agents.search.worlds import World
 from paiju.core.agent import Agent, ScoredAction
 from paiju.core.errors import PaijuError
 from paiju.core.game import Action
-from paiju.games.gongzhu.cards import CARD_INDEX
+from paiju.games.gongzhu.cards import CARD_INDEX, NUM_CARDS
 from paiju.games.gongzhu.observation import GongzhuObservation
+from paiju.games.gongzhu.state import GongzhuState
 
 if TYPE_CHECKING:
     from paiju.agents.scrofazero.model import ScrofaNet
@@ -78,7 +89,11 @@ class ScrofaZeroOptions:
     scenarios: int = option(30, minimum=1)
     """Scenarios searched per decision."""
     simulations: int | None = option(None, minimum=1)
-    """Simulations per search; None: ``mcts.evaluation_simulations`` (10 + 2 × legal cards)."""
+    """Simulations per search; None: ``mcts.evaluation_simulations`` (10 + 2 × legal cards), or with ``ms`` no
+    count."""
+    ms: int | None = option(None, minimum=1)
+    """Milliseconds per decision (the module docstring): the searches stop at the first round of simulations that
+    would start later. Play then depends on the machine's speed, not on the seed alone."""
     beta: float = option(IEC_BETA, minimum=0, finite=True)
     """IEC's β per score point (eq. 12); used by ``iec`` only."""
     mix: float = option(0.5, minimum=0, maximum=1)
@@ -134,14 +149,19 @@ class ScrofaZeroAgent(Agent):
             raise PaijuError(f"scrofazero plays Gongzhu observations, got {type(observation).__name__}")
         if not legal or any(card not in CARD_INDEX for card in legal):
             raise PaijuError(f"scrofazero needs legal Gongzhu cards to choose from, got {list(legal)!r}")
+        budget = None if self.options.ms is None else Budget(None, self.options.ms)
         worlds, weights = self.draw_scenarios(observation)
-        searches = []
-        for world in worlds:
-            simulations = self.options.simulations or mcts.evaluation_simulations(world.state)
-            simulations = max(simulations, len(legal))
-            searches.append(mcts.MctsSearch(world.state, simulations, random.Random(self.rng.getrandbits(64))))
-        results = mcts.run(searches, self.evaluator)
-        return weights @ np.stack([result.q for result in results])
+        searches = [mcts.MctsSearch(world.state, self.search_count(world.state, len(legal)),
+                                    random.Random(self.rng.getrandbits(64))) for world in worlds]
+        if budget is None:
+            return weights @ np.stack([result.q for result in mcts.run(searches, self.evaluator)])
+        return tried_mean(weights, mcts.run_until(searches, self.evaluator, budget))
+
+    def search_count(self, state: GongzhuState, legal: int) -> int | None:
+        """One search's count: ``simulations``, else ``mcts.evaluation_simulations`` or, under ``ms``, None (no
+        count); never fewer than the ``legal`` cards."""
+        count = self.options.simulations or (None if self.options.ms else mcts.evaluation_simulations(state))
+        return None if count is None else max(count, legal)
 
     def draw_scenarios(self, observation: GongzhuObservation) -> tuple[list[World], np.ndarray]:
         """The scenarios of one decision and their weights (summing to 1), by the options' sampler."""
@@ -153,6 +173,17 @@ class ScrofaZeroAgent(Agent):
         if sampler == "iec":
             return worlds, iec_weights(observation, worlds, self.policy, beta=self.options.beta)
         return worlds, np.array([world.weight for world in worlds])
+
+
+def tried_mean(weights: np.ndarray, results: Sequence[mcts.SearchResult | None]) -> np.ndarray:
+    """Each card's Q (float64 [52]) averaged over the scenarios whose search tried it, their ``weights``
+    renormalised; 0 for a card no search tried. A None result is a scenario not searched."""
+    q, tried = np.zeros((len(results), NUM_CARDS)), np.zeros((len(results), NUM_CARDS))
+    for row, result in enumerate(results):
+        if result is not None:
+            q[row], tried[row] = result.q, result.visits > 0
+    covered = weights @ tried
+    return np.divide(weights @ q, covered, out=np.zeros(NUM_CARDS), where=covered > 0)
 
 
 def parse_argument(argument: str) -> tuple[str, ScrofaZeroOptions]:
@@ -175,7 +206,7 @@ def parse_perfect_argument(argument: str) -> tuple[str, int | None]:
     if not is_perfect(argument):
         raise PaijuError(f"scrofazero:perfect arguments start with {PERFECT!r}, got {argument!r}")
     named = parse_options(argument.partition(",")[2], _Named(), "scrofazero:perfect", only=PERFECT_OPTIONS,
-                          why="it searches the true deal, with no scenarios to sample or weigh")
+                          why="it searches the true deal with a count: no scenarios to weigh, no time budget")
     return named.path, named.simulations
 
 
@@ -202,4 +233,5 @@ def _check_model(path: str, name_one: str) -> None:
 
 
 __all__ = ["PERFECT", "PERFECT_OPTIONS", "ROLLOUT_AGENT", "SAMPLERS", "SHIPPED_MODEL", "ScrofaZeroAgent",
-           "ScrofaZeroOptions", "is_perfect", "make_scrofazero_agent", "parse_argument", "parse_perfect_argument"]
+           "ScrofaZeroOptions", "is_perfect", "make_scrofazero_agent", "parse_argument", "parse_perfect_argument",
+           "tried_mean"]

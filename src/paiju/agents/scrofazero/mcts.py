@@ -30,12 +30,18 @@ The search sees every hand (a full ``GongzhuState``, "double dummy"): it is the 
 ``run`` drives many searches so that one ``Evaluator.evaluate`` call (one network forward pass) values a leaf
 of each. A search's course depends only on its own generator and its leaves' values, so ``run`` over many
 searches gives the same results as running each alone whenever the evaluator is a function of the state.
+
+**Time budgets.** ``run_until`` drives searches against a deadline instead (``Budget``, milliseconds), still
+valuing leaves of many searches together, each round sized to the time left; a search may then have no count of
+its own (``simulations=None``) and is ``stop``-ped where the time ran out.
 """
 
 from __future__ import annotations
 
+import itertools
 import math
 import random
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
@@ -43,6 +49,7 @@ from typing import Protocol
 import numpy as np
 
 from paiju.agents.rules.gongzhu_common import indices
+from paiju.agents.search.budget import Budget
 from paiju.core.agent import Agent
 from paiju.core.errors import PaijuError
 from paiju.core.match import play_game
@@ -182,16 +189,18 @@ class MctsSearch:
     """One search from a full state (the module docstring): ``pending`` / ``feed`` until ``done``, then ``result``.
 
     The state is copied; ``rng`` breaks ties and orders the untried children, so the search is reproducible.
+    ``simulations=None``: no count, the search runs ``simulate`` by ``simulate`` until ``stop`` (``run_until``).
     """
 
-    def __init__(self, state: GongzhuState, simulations: int, rng: random.Random, c: float = EXPLORATION,
+    def __init__(self, state: GongzhuState, simulations: int | None, rng: random.Random, c: float = EXPLORATION,
                  sharpness: float = POLICY_SHARPNESS) -> None:
         if not isinstance(state, GongzhuState):
             raise PaijuError(f"MCTS searches a GongzhuState, got {type(state).__name__}")
         if state.over:
             raise PaijuError("the game is over: there is no card to search")
-        if not isinstance(simulations, int) or isinstance(simulations, bool) or simulations < 1:
-            raise PaijuError(f"simulations must be a positive integer, got {simulations!r}")
+        if simulations is not None and (not isinstance(simulations, int) or isinstance(simulations, bool)
+                                        or simulations < 1):
+            raise PaijuError(f"simulations must be a positive integer or None, got {simulations!r}")
         if not (math.isfinite(c) and c >= 0):
             raise PaijuError(f"the exploration constant c must be finite and non-negative, got {c!r}")
         if not (math.isfinite(sharpness) and sharpness >= 0):
@@ -206,8 +215,18 @@ class MctsSearch:
         self._result: SearchResult | None = None
 
     @property
+    def cards(self) -> int:
+        """The cards legal at the root, a mask (bit ``13 * suit + rank``)."""
+        return self._root.state.legal_mask()
+
+    @property
+    def tried(self) -> int:
+        """The root's cards tried so far, a mask."""
+        return sum(1 << card for card in self._root.children)
+
+    @property
     def done(self) -> bool:
-        """Whether every simulation has been run and backed up."""
+        """Whether every simulation has been run and backed up (without a count: once ``stop``-ped)."""
         return self.completed == self.simulations
 
     def pending(self) -> GongzhuState | None:
@@ -215,14 +234,37 @@ class MctsSearch:
         None once ``done``. Asked again before ``feed``, it returns the same leaf. Do not change the state."""
         if self._path is not None:
             return self._path[-1].state
-        while self.completed < self.simulations:
-            path = self._descend()
-            leaf = path[-1]
-            if not leaf.state.over:
-                self._path = path
-                return leaf.state
-            self._back_up(path, leaf.state.payoffs()[0])
+        if self.simulations is None:
+            raise PaijuError("a search without a simulation count runs one simulate() at a time until stop()")
+        while not self.done:
+            leaf = self.simulate()
+            if leaf is not None:
+                return leaf
         return None
+
+    def simulate(self) -> GongzhuState | None:
+        """Run one more simulation: the leaf it reached, to ``feed`` its value (do not change the state), or None
+        when it ended in a finished game, whose payoff is backed up already."""
+        if self._path is not None:
+            raise PaijuError("simulate() needs the pending leaf's value first: feed() it")
+        if self.done:
+            raise PaijuError(f"the search has run all its {self.simulations} simulations")
+        path = self._descend()
+        leaf = path[-1]
+        if leaf.state.over:
+            self._back_up(path, leaf.state.payoffs()[0])
+            return None
+        self._path = path
+        return leaf.state
+
+    def stop(self) -> SearchResult:
+        """End the search after the simulations backed up so far (at least one, no leaf pending): ``done`` from now
+        on. Its result."""
+        if self._path is not None or not self.completed:
+            raise PaijuError(f"stop() needs at least one simulation backed up and no leaf waiting for its value; "
+                             f"{self.completed} backed up, {'one' if self._path is not None else 'none'} waiting")
+        self.simulations = self.completed
+        return self.result()
 
     def feed(self, value: float) -> None:
         """Back up the value (final payoff, score points, for the seat to move) of the leaf ``pending`` gave."""
@@ -236,6 +278,8 @@ class MctsSearch:
 
     def result(self) -> SearchResult:
         """The root's visits, values, chosen card and policy target (the module docstring)."""
+        if self.simulations is None:
+            raise PaijuError(f"the search has run {self.completed} simulations and has no count: stop() it")
         if not self.done:
             raise PaijuError(f"the search has run {self.completed} of its {self.simulations} simulations: "
                              f"drive it with run() or pending()/feed() until done")
@@ -308,12 +352,62 @@ def run(searches: Sequence[MctsSearch], evaluator: Evaluator) -> list[SearchResu
                 waiting.append((mcts, leaf))
         if not waiting:
             return [mcts.result() for mcts in searches]
-        _, values = evaluator.evaluate([leaf for _, leaf in waiting])
-        if np.shape(values) != (len(waiting),):
-            raise PaijuError(f"the evaluator returned values of shape {np.shape(values)} for {len(waiting)} states; "
-                             f"expected ({len(waiting)},)")
+        values = _values(evaluator, [leaf for _, leaf in waiting])
         for (mcts, _), value in zip(waiting, values, strict=True):
             mcts.feed(value)
+
+
+def run_until(searches: Sequence[MctsSearch], evaluator: Evaluator, budget: Budget) -> list[SearchResult | None]:
+    """Drive searches against the time budget ``budget`` (``Budget(None, ms)``), then stop each where it is: the
+    results in the searches' order, None for one that ran no simulation.
+
+    Rounds value the leaves of several searches in one ``evaluator.evaluate`` call, one simulation each, the
+    searches taking turns (those ``done`` skipped); every simulation is ``budget.spend``-t. A round holds as many
+    searches as the time left allows at this call's mean time per simulation so far (at least one; the first round
+    one), so that the last round ends near the deadline, and none starts once ``budget.allows`` no more, except
+    that, until the first search has tried every card at its root, every round holds it, whatever the time: for
+    the scenarios of one observation, every legal card then has a value.
+    """
+    if budget.deadline is None:
+        raise PaijuError("run_until needs a time budget: Budget(None, ms)")
+    if not searches:
+        raise PaijuError("run_until needs at least one search")
+    started = time.perf_counter()
+    first = searches[0]
+    turns = itertools.cycle(searches)
+    while not all(mcts.done for mcts in searches):
+        trying = first.tried != first.cards and not first.done
+        if not (trying or budget.allows()):
+            break
+        size = 1
+        elapsed = time.perf_counter() - started
+        if budget.spent and elapsed > 0:
+            fits = int((budget.deadline - time.perf_counter()) * budget.spent / elapsed)
+            size = max(1, min(sum(not mcts.done for mcts in searches), fits))
+        batch = [first] if trying else []
+        while len(batch) < size:
+            mcts = next(turns)
+            if not mcts.done and mcts not in batch:
+                batch.append(mcts)
+        waiting = []
+        for mcts in batch:
+            budget.spend()
+            leaf = mcts.simulate()
+            if leaf is not None:
+                waiting.append((mcts, leaf))
+        if waiting:
+            for (mcts, _), value in zip(waiting, _values(evaluator, [leaf for _, leaf in waiting]), strict=True):
+                mcts.feed(value)
+    return [mcts.stop() if mcts.completed else None for mcts in searches]
+
+
+def _values(evaluator: Evaluator, leaves: list[GongzhuState]) -> np.ndarray:
+    """The evaluator's values of ``leaves``, refused unless there is one per leaf."""
+    _, values = evaluator.evaluate(leaves)
+    if np.shape(values) != (len(leaves),):
+        raise PaijuError(f"the evaluator returned values of shape {np.shape(values)} for {len(leaves)} states; "
+                         f"expected ({len(leaves)},)")
+    return np.asarray(values)
 
 
 def search(state: GongzhuState, evaluator: Evaluator, simulations: int, rng: random.Random,
