@@ -234,6 +234,11 @@ def train_scrofazero(
     value_weight: Annotated[float, typer.Option(help="λ of the value RMSE in the loss.")] = 0.03,
     sibling_rollouts: Annotated[int, typer.Option(help="Warm start: also value each card the teacher did not play "
                                                        "by this many of its games played out (0: off).")] = 0,
+    value_target: Annotated[str, typer.Option(help="Self-play's value target: outcome (the game's payoff), root "
+                                                   "(the search's Q of the card played) or mix (their mean); root "
+                                                   "and mix exclude --warm-games.")] = "outcome",
+    device: Annotated[str, typer.Option(help="The learner's device: cpu, cuda or auto (actors play on CPUs).")]
+    = "cpu",
 ) -> dict[str, Any]:
     """ScrofaZero self-play: perfect-information MCTS improves the policy, ScrofaNet learns from the searches."""
     from paiju.agents.scrofazero.model import ModelConfig
@@ -242,7 +247,8 @@ def train_scrofazero(
     if len(widths) != 4:
         raise typer.BadParameter(f"--hidden takes W1,W2,W3,BLOCKS, got {hidden!r}")
     return {"games": games, "model": ModelConfig(*widths), "replay_batches": replay, "passes": passes,
-            "learning_rate": learning_rate, "value_weight": value_weight, "sibling_rollouts": sibling_rollouts}
+            "learning_rate": learning_rate, "value_weight": value_weight, "sibling_rollouts": sibling_rollouts,
+            "value_target": value_target, "device": device}
 
 
 @trainer_command("distil", actors=1)

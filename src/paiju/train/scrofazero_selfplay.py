@@ -19,16 +19,34 @@ One ``ScrofaZeroWorker`` per actor process (or Ray actor). ``collect(index, game
   siblings); the siblings teach that contrast.
 
 A position is the 434 inputs of the full state for the player to move (``features.encode_state``; 0/1, kept as
-uint8), its legal cards, the policy target and the value target: the game's final payoff for that player
-(``GongzhuState.payoffs``, score points, the Monte-Carlo return). A decision with one legal card is recorded
-without a search (its target is that card). The deals of chunk ``k`` come from ``derive_seed(seed, "chunk", k)``
-and every search's generator from the chunk's, so a run is a function of its seed.
+uint8), its legal cards, the policy target and the value target, in score points for that player, chosen by
+``value_target`` (``VALUE_TARGETS``):
+
+- ``outcome`` (the paper's z, the default): the game's final payoff (``GongzhuState.payoffs``), a single-deal
+  Monte-Carlo return;
+- ``root``: the search's value of the position, the Q of the card played (``mcts.SearchResult.value``: the
+  searched card of highest Q). This is the "greedy backup" of Willemsen, Baier & Kaisers, *Value targets in
+  off-policy AlphaZero* (2021), rather than the visit-weighted mean of the root's children (the root's mean
+  backed-up value, Abrams' "q", *Lessons from AlphaZero*, 2018): the game goes on with the card of highest Q,
+  so its Q estimates the value of the play that follows — what z samples — whereas at 2 × legal cards
+  simulations half of the visits are the one-per-card tries, and their mean values a near-uniform play. (The
+  highest of a few noisy Q's leans high: the price of a lower variance than z's.) A decision with one legal card
+  has no search; the card is forced, so its value is that of the next searched decision of the game (negated
+  for the other team: partners share payoffs, the teams' sum to zero), or the outcome when none follows (the
+  play is then forced to the end: the outcome is exact);
+- ``mix``: the mean of the two, (outcome + root) / 2 (Abrams' compromise between z and q).
+
+``root`` and ``mix`` need searches: the warm start's positions always take the outcome (the trainer refuses to
+combine them). A decision with one legal card is recorded without a search (its policy target is that card).
+The deals of chunk ``k`` come from ``derive_seed(seed, "chunk", k)`` and every search's generator from the
+chunk's, so a run is a function of its seed.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import Literal, get_args
 
 import numpy as np
 import torch
@@ -46,6 +64,9 @@ from paiju.games.gongzhu.state import GongzhuState
 
 Weights = dict[str, np.ndarray]
 """The network's parameters as numpy arrays (what travels from the learner to the actors)."""
+ValueTarget = Literal["outcome", "root", "mix"]
+VALUE_TARGETS: tuple[ValueTarget, ...] = get_args(ValueTarget)
+"""The value targets a position may take (the module docstring)."""
 
 
 @dataclass
@@ -83,30 +104,52 @@ class GamesChunk:
 
 
 class _Game:
-    """One game in progress and its decisions so far: (inputs, legal cards, policy target, seat)."""
+    """One game in progress and its decisions so far: (inputs, legal cards, policy target, seat, the search's value
+    for that seat or None where there was no search)."""
 
     def __init__(self, state: GongzhuState) -> None:
         self.state = state
-        self.steps: list[tuple[np.ndarray, np.ndarray, np.ndarray, int]] = []
+        self.steps: list[tuple[np.ndarray, np.ndarray, np.ndarray, int, float | None]] = []
         self.siblings: list[tuple[np.ndarray, np.ndarray, float]] = []
         """Positions of the cards not played, with their rollout values (warm start with sibling rollouts)."""
 
-    def record(self, target: np.ndarray) -> None:
+    def record(self, target: np.ndarray, searched: float | None = None) -> None:
         state = self.state
         self.steps.append((encode_batch([state])[0].astype(np.uint8), legal_masks([state])[0], target,
-                           state.to_move))
+                           state.to_move, searched))
 
-    def positions(self) -> Positions:
-        payoffs = self.state.payoffs()
+    def positions(self, value_target: ValueTarget = "outcome") -> Positions:
         played = Positions(np.stack([s[0] for s in self.steps]), np.stack([s[1] for s in self.steps]),
-                           np.stack([s[2] for s in self.steps]).astype(np.float32),
-                           np.array([payoffs[s[3]] for s in self.steps], dtype=np.float32))
+                           np.stack([s[2] for s in self.steps]).astype(np.float32), self.values(value_target))
         if not self.siblings:
             return played
         siblings = Positions(np.stack([s[0] for s in self.siblings]), np.stack([s[1] for s in self.siblings]),
                              np.zeros((len(self.siblings), NUM_CARDS), dtype=np.float32),
                              np.array([s[2] for s in self.siblings], dtype=np.float32))
         return Positions.concat([played, siblings])
+
+    def values(self, value_target: ValueTarget) -> np.ndarray:
+        """The decisions' value targets (float32, the module docstring)."""
+        payoffs = self.state.payoffs()
+        outcome = np.array([payoffs[s[3]] for s in self.steps], dtype=np.float64)
+        if value_target == "outcome":
+            return outcome.astype(np.float32)
+        root = self.searched_values(payoffs[0])
+        return (root if value_target == "root" else (outcome + root) / 2).astype(np.float32)
+
+    def searched_values(self, team_outcome: float) -> np.ndarray:
+        """Each decision's search value for its player: its root value, or at a decision of one card that of the
+        next searched decision, or ``team_outcome`` (team 0's final payoff) when none follows, seen from the
+        player's team."""
+        values = np.empty(len(self.steps))
+        following = team_outcome
+        for row in reversed(range(len(self.steps))):
+            seat, searched = self.steps[row][3:]
+            sign = 1 - 2 * (seat & 1)
+            if searched is not None:
+                following = sign * searched
+            values[row] = sign * following
+        return values
 
 
 def _one_hot(card: int) -> np.ndarray:
@@ -118,11 +161,14 @@ def _one_hot(card: int) -> np.ndarray:
 class ScrofaZeroWorker:
     """One actor: its own copy of the network, refreshed from the learner's weights."""
 
-    def __init__(self, model: ModelConfig, seed: int, sibling_rollouts: int = 0) -> None:
+    def __init__(self, model: ModelConfig, seed: int, sibling_rollouts: int = 0,
+                 value_target: ValueTarget = "outcome") -> None:
+        check_value_target(value_target)
         torch.set_num_threads(1)
         self.game = Gongzhu()
         self.seed = seed
         self.sibling_rollouts = sibling_rollouts
+        self.value_target = value_target
         self.network = ScrofaNet(model, seed)
         self.evaluator = NetworkEvaluator(self.network)
 
@@ -137,7 +183,7 @@ class ScrofaZeroWorker:
         chunk_seed = derive_seed(self.seed, "chunk", index)
         states = [self.game.new_state(derive_seed(chunk_seed, "game", number)) for number in range(games)]
         played = self._teach(states, teacher, chunk_seed) if teacher else self._self_play(states, chunk_seed)
-        return GamesChunk(index, Positions.concat([game.positions() for game in played]), games)
+        return GamesChunk(index, Positions.concat([game.positions(self.value_target) for game in played]), games)
 
     def _self_play(self, states: list[GongzhuState], chunk_seed: int) -> list[_Game]:
         rng = random.Random(chunk_seed)
@@ -158,7 +204,7 @@ class ScrofaZeroWorker:
             searches = [mcts.MctsSearch(game.state, mcts.training_simulations(game.state),
                                         random.Random(rng.getrandbits(64))) for game in searching]
             for game, result in zip(searching, mcts.run(searches, self.evaluator), strict=True):
-                game.record(result.policy.astype(np.float32))
+                game.record(result.policy.astype(np.float32), result.value)
                 game.state.play(result.card)
         return games
 
@@ -195,8 +241,16 @@ def _sibling(state: GongzhuState, card: str, rollouts: mcts.RolloutEvaluator,
     return encode_batch([child])[0].astype(np.uint8), legal_masks([child])[0], float(np.mean(values))
 
 
+def check_value_target(value_target: str) -> None:
+    """``PaijuError`` unless ``value_target`` is one of ``VALUE_TARGETS``."""
+    if value_target not in VALUE_TARGETS:
+        raise PaijuError(f"value_target must be one of {', '.join(VALUE_TARGETS)}, got {value_target!r}")
+
+
 def weights_of(network: torch.nn.Module) -> Weights:
-    return {name: value.detach().numpy().copy() for name, value in network.state_dict().items()}
+    """The parameters as numpy arrays on the CPU (the learner's network may be on a GPU)."""
+    return {name: value.detach().cpu().numpy().copy() for name, value in network.state_dict().items()}
 
 
-__all__ = ["GamesChunk", "Positions", "ScrofaZeroWorker", "Weights", "weights_of"]
+__all__ = ["VALUE_TARGETS", "GamesChunk", "Positions", "ScrofaZeroWorker", "ValueTarget", "Weights",
+           "check_value_target", "weights_of"]
