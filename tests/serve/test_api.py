@@ -140,7 +140,7 @@ def test_frames_show_every_position_with_all_hands(arena, game_name):
             state.apply(state.action_from_json(value), seat=seat)
             assert (frame["seat"], frame["action"]) == (seat, value)
         expected = {key: value for key, value in state.observation(0).to_json().items() if key != "hand"}
-        assert frame["step"] == index and frame["phase"] == state.phase
+        assert frame["step"] == index and frame["phase"] == state.phase and frame["to_act"] == state.current_player
         assert frame["view"] == {"hands": state.perfect_view()["hands"], **expected}
     assert frames[-1]["phase"] == state.phase and state.is_terminal()
 

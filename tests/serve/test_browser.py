@@ -8,11 +8,13 @@ Without chromium the tests are skipped, unless ``PAIJU_REQUIRE_BROWSER=1`` asks 
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import time
 from collections import Counter
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
 from urllib.parse import unquote
@@ -20,6 +22,7 @@ from urllib.parse import unquote
 import httpx
 import pytest
 from playwright.sync_api import Browser, Locator, Page, expect, sync_playwright
+from websockets.sync.client import connect
 
 from paiju.games.doudizhu import DouDizhu, DouDizhuRules
 from paiju.games.doudizhu.cards import format_cards
@@ -277,21 +280,44 @@ def test_doudizhu_from_the_keyboard_with_the_advisers_hint(page: Page):
     expect(page.get_by_test_id("hand").get_by_test_id("card")).to_have_count(20)  # research mode again: landlord
 
 
-def right_edges(page: Page, selector: str) -> list[float]:
-    return page.locator(selector).evaluate_all("nodes => nodes.map((node) => node.getBoundingClientRect().right)")
+PHONE = {"width": 390, "height": 844}
+PHONE_TABLES = {"doudizhu": ({"mode": "research"}, DOUDIZHU_SEED, 20), "guandan": (None, GUANDAN_SEED, 27),
+                "gongzhu": (None, None, 13)}
+"""Each game's table on the phone screen: its rules, seed and the cards of the hand at your first play (the
+DouDizhu landlord's 20, the 27 of a GuanDan hand, the 13 of a Gongzhu hand)."""
 
 
-@pytest.mark.parametrize("game", ["guandan", "doudizhu"])
-def test_a_phone_screen_shows_everything_without_sideways_scrolling(browser: Browser, arena_url: str, game: str):
-    with lobby_page(browser, arena_url, width=390, height=844) as page:
-        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
-        create_table(page, game, seed=GUANDAN_SEED if game == "guandan" else DOUDIZHU_SEED)
-        assert wait_for_turn_or_result(page)
-        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
-        assert max(right_edges(page, "[data-testid=hand] [data-testid=card]")) <= 390  # the hand wraps
-        assert max(right_edges(page, "[data-testid=controls] button, .controls button")) <= 390
+def wait_for_play_with_cards(page: Page) -> None:
+    """Wait until the page offers a play of the play phase (not a bid, a tribute, or the result) from a hand
+    that holds cards."""
+    page.wait_for_function("document.querySelector('[data-testid=table-view][data-phase=play] "
+                           "[data-testid=play]:not([disabled])') && "
+                           "document.querySelectorAll('[data-testid=hand] [data-testid=card]').length > 0")
+
+
+def off_screen(locator: Locator) -> list[dict]:
+    """The boxes of ``locator``'s elements that are not wholly inside the screen as it is (unscrolled)."""
+    return locator.evaluate_all("nodes => nodes.map((node) => node.getBoundingClientRect()).filter((box) =>"
+                                " box.left < 0 || box.top < 0 || box.right > innerWidth || box.bottom > innerHeight)")
+
+
+@pytest.mark.parametrize("game", ["doudizhu", "guandan", "gongzhu"])
+def test_a_phone_screen_shows_the_hand_and_the_buttons_without_scrolling(browser: Browser, arena_url: str, game: str):
+    rules, seed, cards = PHONE_TABLES[game]
+    with lobby_page(browser, arena_url, **PHONE) as page:
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+        create_table(page, game, rules, seed=seed)
+        wait_for_play_with_cards(page)
+        hand = page.locator("[data-testid=hand] [data-testid=card]")
+        expect(hand).to_have_count(cards)
+        buttons = page.locator(".controls .buttons button:visible")
+        assert buttons.count() >= 3  # Hint, Clear, Play, and Pass where the game has it
+        assert page.evaluate("[scrollX, scrollY]") == [0, 0]
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= PHONE["width"]
+        assert off_screen(hand) == [] and off_screen(buttons) == []
         screenshot(page, f"{game}-phone")
-        take_turn(page)
+        page.locator("[data-testid=hand] .card-hand:not(.dim)").last.click()  # a single card: a legal play here
+        page.get_by_test_id("play").click()
         expect(page.locator("[data-testid=log] li", has_text="You: ")).to_have_count(1)
 
 
@@ -477,6 +503,74 @@ def test_guandan_tribute_and_return_are_drawn_in_the_replay(page: Page, arena_ur
     assert anti == ["Seat 2 and Seat 0 hold both big jokers: no tribute is paid.", 0]
 
 
+SEALED_SEED = 2
+"""Seats 0 and 2 passing whenever they can against two "rules" bots, dealt from this seed: the bots finish round
+one 1st and 2nd (seat 3, then seat 1), so that seat 0 pays the first of two tributes and seat 2 the second."""
+
+
+def play_round_one(arena_url: str, table_id: str, token: str) -> dict:
+    """Play a seat of a GuanDan table through round one (pass when legal, else the first legal action) over its
+    websocket, then leave; the first update of round two."""
+    with connect(f"ws{arena_url.removeprefix('http')}/ws/tables/{table_id}?token={token}", max_size=None) as socket:
+        while True:
+            message = json.loads(socket.recv(timeout=STEP_MS / 1000))
+            if message["type"] == "update" and message["deal"] == 1:
+                return message
+            if message["type"] == "act":
+                legal = message["legal"]
+                socket.send(json.dumps({"action": next((action for action in legal if action[0] == "PASS"), legal[0])}))
+
+
+def open_seat(page: Page, arena_url: str, table_id: str, seat: int, token: str) -> None:
+    """Sit the page at ``seat`` of table ``table_id`` with the seat's token, as the lobby does."""
+    page.evaluate("([key, token]) => localStorage.setItem(key, token)", [f"paiju.token.{table_id}.{seat}", token])
+    page.goto(f"{arena_url}/#/table/{table_id}/{seat}")
+    expect(page.get_by_test_id("connection")).to_have_text("connected")
+
+
+def test_a_sealed_tribute_names_its_receiver_and_stays_with_its_giver_after_a_reload(browser: Browser, arena_url: str):
+    table = httpx.post(f"{arena_url}/api/tables", json={
+        "game": "guandan", "seats": ["human", "rules", "human", "rules"], "rules": {"rounds": 2}, "seed": SEALED_SEED,
+        "bot_delay": 0}).json()
+    table_id, tokens = table["table_id"], {seat["seat"]: seat.get("token") for seat in table["seats"]}
+    with ThreadPoolExecutor(2) as pool:
+        updates = list(pool.map(lambda seat: play_round_one(arena_url, table_id, tokens[seat]), (0, 2)))
+    assert [(update["phase"], update["to_act"], update["obs"]["previous_order"]) for update in updates] == [
+        ("tribute", 0, [3, 1, 2, 0])] * 2
+    receivers = "Seat 3 · rules or Seat 1 · rules (the higher of the two tributes goes to Seat 3 · rules)"
+    with lobby_page(browser, arena_url) as giver, lobby_page(browser, arena_url) as other:
+        open_seat(giver, arena_url, table_id, 0, tokens[0])
+        expect(giver.get_by_test_id("prompt")).to_have_text(
+            f"Give a tribute card to {receivers}: select your highest card that is not wild, then Play.")
+        gift = giver.locator("[data-testid=hand] .card-hand:not(.dim)").first  # the tributes the rules allow
+        card = gift.get_attribute("data-card")
+        gift.click()
+        giver.get_by_test_id("play").click()
+        mine = giver.locator("[data-testid=gift][data-giver='0']")
+        expect(mine).to_have_attribute("data-state", "sealed")
+        expect(mine).to_have_attribute("data-card", card)
+        giver.reload()  # seat 2 has not paid yet: the gift is still sealed, and still the giver's to see
+        expect(giver.get_by_test_id("connection")).to_have_text("connected")
+        expect(mine).to_have_attribute("data-state", "sealed")
+        expect(mine).to_have_attribute("data-card", card)
+        expect(mine).to_contain_text("sealed: only you see it")
+        screenshot(giver, "guandan-sealed-tribute")
+        open_seat(other, arena_url, table_id, 2, tokens[2])  # the other payer sees a card face down
+        expect(other.get_by_test_id("prompt")).to_contain_text(f"Give a tribute card to {receivers}")
+        sealed = other.locator("[data-testid=gift][data-giver='0']")
+        expect(sealed).to_have_attribute("data-state", "sealed")
+        expect(sealed).to_have_attribute("data-card", "")
+        expect(sealed.get_by_test_id("gift-card")).to_have_count(0)
+        # One payer pays the 1st alone; a return names the seat that paid its receiver.
+        prompts = giver.evaluate(
+            "async () => { const {guandan} = await import('/static/js/games/guandan.js');"
+            " const seatName = (seat) => `Seat ${seat}`;"
+            " return [guandan.prompt('tribute', {previous_order: [1, 0, 3, 2]}, {me: 2, seatName}),"
+            " guandan.prompt('back', {tribute: [[0, 3, 'SA'], [2, 1, 'HK']]}, {me: 1, seatName})]; }")
+        assert prompts == ["Give a tribute card to Seat 1: select your highest card that is not wild, then Play.",
+                           "Return a card (10 or lower) to Seat 2, who paid you tribute, then Play."]
+
+
 def test_an_open_seat_is_taken_from_the_lobby_in_another_browser(browser: Browser, page: Page, arena_url: str):
     create_table(page, "gongzhu", seats={1: "open"})
     page.get_by_test_id("waiting").wait_for()
@@ -526,6 +620,17 @@ def wait_for_more_frames(page: Page, than: int) -> None:
                            "?.textContent)?.[1]) + 1 > n", arg=than)
 
 
+def seat_to_act(page: Page) -> tuple[int, int]:
+    """The step the viewer shows (its newest) and the one seat marked to act there, read together."""
+    step, seats, turns = page.evaluate(
+        "() => [document.querySelector('[data-testid=replay-step]').textContent,"
+        " [...document.querySelectorAll('[data-testid=seat].acting')].map((node) => Number(node.dataset.seat)),"
+        " [...document.querySelectorAll('[data-testid=turn]')].map((node) => node.textContent)]")
+    shown, newest = map(int, re.fullmatch(r"Step (\d+) of (\d+)", step).groups())
+    assert shown == newest and len(seats) == 1 and turns == ["thinking…"], (step, seats, turns)
+    return shown, seats[0]
+
+
 def test_a_table_of_bots_is_watched_live_with_every_hand_then_its_result(page: Page, arena_url: str):
     page.get_by_test_id("game-select").select_option("gongzhu")
     expect(page.get_by_test_id("seat-1")).to_have_value("mr-if")  # no table bot listed: the quick rule bot
@@ -551,6 +656,7 @@ def test_a_table_of_bots_is_watched_live_with_every_hand_then_its_result(page: P
     wait_for_more_frames(page, shown)  # the board advances by itself, following the newest move
     expect(step).to_have_text(following)
     assert frames_shown(page) > shown
+    acting = seat_to_act(page)  # the seat thinking now is marked, as at a live table
     screenshot(page, "gongzhu-watch")
     page.get_by_test_id("replay-start").click()  # stepping back stops the view following the newest move
     wait_for_more_frames(page, frames_shown(page))
@@ -565,6 +671,7 @@ def test_a_table_of_bots_is_watched_live_with_every_hand_then_its_result(page: P
     record_id = unquote(page.url.split("#/replay/")[1])
     record = httpx.get(f"{arena_url}/api/records/{record_id}").json()
     assert frames_shown(page) == len(record["actions"]) + 1
+    assert record["actions"][acting[0]][0] == acting[1]  # the seat marked made the next move
     assert step.text_content() == f"Step {len(record['actions'])} of {len(record['actions'])}"
     assert shown_payoffs(page) == record["result"]["payoffs"]
     screenshot(page, "gongzhu-watch-result")

@@ -1,9 +1,9 @@
 """Replay frames of a finished game, for the browser's viewer (``GET /api/records/{id}/frames``).
 
 Frame 0 is the deal; frame ``i`` is the position after action ``i - 1``, with that action's seat and JSON
-form. Each frame's ``view`` is the whole table, every hand face up (the game is over): ``{"hands": [...]
-per seat}`` plus the keys of seat 0's observation JSON other than ``hand``, so that the browser draws
-replays with the same code as live tables.
+form, and ``to_act`` the seat to act next (``None`` once the game is over). Each frame's ``view`` is the whole
+table, every hand face up (the game is over): ``{"hands": [...] per seat}`` plus the keys of seat 0's
+observation JSON other than ``hand``, so that the browser draws replays with the same code as live tables.
 
 A long GuanDan game has thousands of frames (megabytes of JSON, a large fraction of a second of CPU):
 ``FrameCache`` makes each record's frames once, one record at a time, in a worker thread, and keeps the
@@ -39,7 +39,8 @@ def table_view(state: State) -> dict[str, JSON]:
 
 
 def replay_frames(record: dict[str, Any]) -> list[dict[str, JSON]]:
-    """``[{"step", "seat", "action", "phase", "view"}, ...]``, one frame per position of the game in ``record``.
+    """``[{"step", "seat", "action", "phase", "to_act", "view"}, ...]``, one frame per position of the game in
+    ``record``.
 
     Raises ``RecordError`` when the record names no known game or does not replay.
     """
@@ -58,7 +59,8 @@ def replay_frames(record: dict[str, Any]) -> list[dict[str, JSON]]:
 
 
 def _frame(step: int, seat: int | None, action: JSON, state: State) -> dict[str, JSON]:
-    return {"step": step, "seat": seat, "action": action, "phase": state.phase, "view": table_view(state)}
+    return {"step": step, "seat": seat, "action": action, "phase": state.phase, "to_act": state.current_player,
+            "view": table_view(state)}
 
 
 class FrameCache:

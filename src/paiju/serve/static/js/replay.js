@@ -188,7 +188,8 @@ export class ReplayViewer {
     this.render();
   }
 
-  /** Draw the current frame; `fresh`: the seat whose move has just arrived (it slides in from that seat). */
+  /** Draw the current frame, the seat to act marked (at a watched table's newest frame, the seat thinking now);
+   * `fresh`: the seat whose move has just arrived (it slides in from that seat). */
   render(fresh = null) {
     const frame = this.frames[this.step];
     const next = this.frames[this.step + 1];
@@ -196,8 +197,8 @@ export class ReplayViewer {
     const seatName = (seat) => this.seatName(seat);
     fill(this.boardArea, boardElement({
       game: this.game, view, phase: frame.phase, me: this.me, seatCount: this.seatNames.length, seatName,
-      hands: view.hands.map((hand) => this.game.handCards(hand)), toAct: next ? next.seat : null,
-      turnText: "next", centre: next || (this.live && !this.ended) ? "" : "Game over", fresh,
+      hands: view.hands.map((hand) => this.game.handCards(hand)), toAct: frame.to_act,
+      turnText: next ? "next" : "thinking…", centre: next || (this.live && !this.ended) ? "" : "Game over", fresh,
     }));
     fill(this.infoArea, infoElement(this.game, view, {me: this.me, seatName}));
     this.moveList.querySelectorAll("li").forEach((item, index) => item.classList.toggle("current", index + 1 === this.step));

@@ -94,7 +94,7 @@ export class LiveTable {
     this.scaleLine = el("p", {class: "scale", dataset: {testid: "ai-scale"}});
     this.logList = el("ol", {class: "log", dataset: {testid: "log"}});
     this.overlay = el("div", {class: "overlay", hidden: true});
-    fill(root, el("section", {class: "table-view", dataset: {testid: "table-view"}},
+    this.section = el("section", {class: "table-view", dataset: {testid: "table-view"}},
       el("header", {class: "topbar"}, el("a", {href: "#/", class: "back"}, "← Lobby"), this.title, this.status),
       el("div", {class: "table-layout"},
         el("div", {class: "main-column"}, this.boardArea,
@@ -108,7 +108,8 @@ export class LiveTable {
           el("section", {class: "panel"}, el("h2", {}, "Ask an AI"),
             el("div", {class: "ask-row"}, this.agentSelect, this.askButton), this.candidateList, this.scaleLine),
           el("section", {class: "panel"}, el("h2", {}, "Moves"), this.logList))),
-      this.overlay));
+      this.overlay);
+    fill(root, this.section);
     this.keyHandler = (event) => {
       if (event.target !== document.body || !this.myTurn() || event.ctrlKey || event.metaKey || event.altKey) return;
       if (this.onKey(event.key)) event.preventDefault();
@@ -338,6 +339,7 @@ export class LiveTable {
       return;
     }
     const view = this.obs;
+    this.section.dataset.phase = this.phase;
     fill(this.boardArea, boardElement({
       game: this.game, view, phase: this.phase, me: this.me, seatCount: this.seats.length, seatName: this.seatName,
       hands: this.seats.map((seat) => (seat.seat === this.me ? undefined : null)), toAct: this.toAct,
@@ -371,7 +373,7 @@ export class LiveTable {
     const active = this.myTurn();
     const legal = this.legal || [];
     const hasPass = legal.some((action) => this.game && this.game.isPass(action));
-    this.prompt.textContent = active ? this.game.prompt(this.phase, this.obs, this.me) : this.waitingText();
+    this.prompt.textContent = active ? this.game.prompt(this.phase, this.obs, this.context()) : this.waitingText();
     const cardPlays = active && legal.some((action) => (this.game.actionCards(action) || []).length > 0);
     this.hand.dim(cardPlays ? extendable(this.game, legal, this.hand.cards, this.hand.selected) : null);
     this.playButton.disabled = !active;
@@ -460,7 +462,7 @@ export class LiveTable {
       this.say("These cards can be played in several ways: choose one.");
       this.renderControls();
     } else {
-      const rule = this.game.prompt(this.phase, this.obs, this.me);
+      const rule = this.game.prompt(this.phase, this.obs, this.context());
       this.say(`${selected.join(" ")} is not a legal play here. ${rule}`, "error");
     }
   }

@@ -267,9 +267,18 @@ export const guandan = {
     if (view.previous_order) rows.push(["Last round", finishOrderElement(view.previous_order, seatName), "last-round"]);
     return rows;
   },
-  prompt(phase, view, me) {
-    if (phase === "tribute") return "Pay tribute: select your highest card that is not wild, then Play.";
-    if (phase === "back") return "Return a card (10 or lower) to the player who paid you, then Play.";
+  /** The rule in force; a gift names its receiver (of two tributes, the higher goes to the 1st). */
+  prompt(phase, view, {me, seatName}) {
+    if (phase === "tribute") {
+      const {receivers: [first, second], double} = tributeRoles(view.previous_order);
+      const to = double ? `${seatName(first)} or ${seatName(second)} (the higher of the two tributes goes to `
+        + `${seatName(first)})` : seatName(first);
+      return `Give a tribute card to ${to}: select your highest card that is not wild, then Play.`;
+    }
+    if (phase === "back") {
+      const [payer] = view.tribute.find(([, receiver]) => receiver === me);
+      return `Return a card (10 or lower) to ${seatName(payer)}, who paid you tribute, then Play.`;
+    }
     const greater = view && view.greater;
     if (!greater || greater[0] === me) return "You lead: play any combination.";
     return `Beat ${actionLabel(greater[1])} with a higher ${humanType(greater[1][0]).toLowerCase()}, a bomb, or pass.`;

@@ -8,7 +8,7 @@
 //   logLabel(action) (optional: the action log's line, naming the cards);
 //   deck(view) and seenCards(view, me, hand) for the counter, counterRows(unseen, view) -> [[label, value]];
 //   recentPlays(view, phase) -> Map seat -> {action, done?}; seatTags(view, seat, me) -> [{text, kind}];
-//   info(view, context) -> [[label, text or element, testid]]; prompt(phase, view, me) (names the rule in force);
+//   info(view, context) -> [[label, text or element, testid]]; prompt(phase, view, context) (names the rule in force);
 //   choiceButtons(phase, legal) -> [{action, label, testid}]; resultLines(result, context);
 //   newDealNote(previous obs, obs, context) for the games dealt more than once (GuanDan rounds, a DouDizhu redeal).
 
