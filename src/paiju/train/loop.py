@@ -43,7 +43,7 @@ from paiju.eval.parallel import BACKENDS, Backend
 from paiju.eval.seeds import derive_seed
 from paiju.train.backends import ActorPool, Actors, TrainingError, start_pool
 from paiju.train.evaluation import EVAL_MODEL_FILE, BackgroundEvaluator
-from paiju.train.logs import TrainingLog
+from paiju.train.logs import LOG_FILE, TrainingLog
 from paiju.train.stopping import stop_requested
 
 CHECKPOINT_FILE = "checkpoint.pt"
@@ -556,9 +556,10 @@ class TrainingLoop:
         self.evaluated = True
 
     def end(self) -> None:
-        """The last log row and the checkpoint, then the final evaluation (module doc, step 3)."""
+        """The last log row (one in any case: a run that ended before its first batch still has ``log.csv``) and
+        the checkpoint, then the final evaluation (module doc, step 3)."""
         self.run.progress.seconds = self.seconds
-        if self.run.samples != self.log_samples:
+        if self.run.samples != self.log_samples or not (self.config.out / LOG_FILE).exists():
             self._log_row(time.monotonic())
         self.run.save_checkpoint()
         config = self.config
