@@ -5,6 +5,8 @@ from paiju.serve import bots
 
 def test_the_adviser_is_the_strongest_offered_agent(monkeypatch):
     assert bots.adviser("doudizhu") == "search"
+    monkeypatch.setattr(bots, "offered_agents", lambda game: ["deeprocket", "dmc", "perfectdou", "random", "rules"])
+    assert bots.adviser("doudizhu") == "deeprocket"
     monkeypatch.setattr(bots, "offered_agents", lambda game: ["dmc", "perfectdou", "random", "rules"])
     assert bots.adviser("doudizhu") == "perfectdou"
     monkeypatch.setattr(bots, "offered_agents", lambda game: ["random"])

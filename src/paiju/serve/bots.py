@@ -34,7 +34,8 @@ DESCRIPTIONS = {
     "dmc": "learned by self-play (Deep Monte-Carlo, as DouZero and DanZero)",
     "perfectdou": "learned by PPO with a critic that saw every hand (PerfectDou), then from the search's moves; "
                   "a little above rules",
-    "deeprocket": "learned from perfectdou's games (DeepRocket's supervised CNNs); level with perfectdou",
+    "deeprocket": "learned from perfectdou's games, then the search's (DeepRocket's supervised CNNs); the "
+                  "strongest network, above rules",
     "scrofazero": "searches sampled deals, leaves valued by its network and rollouts (ScrofaZero): strong, slower",
     "search": "searches sampled deals with rule-bot rollouts: the strongest, and slower",
     "distilled": "the search distilled into a network",
@@ -42,7 +43,7 @@ DESCRIPTIONS = {
 }
 """The one-line description the lobby shows beside each agent, with a hint of its strength (BENCHMARKS.md)."""
 
-ADVISERS = {"doudizhu": ("search", "perfectdou", "dmc", "rules"), "guandan": ("search", "dmc", "rules"),
+ADVISERS = {"doudizhu": ("search", "deeprocket", "perfectdou", "dmc", "rules"), "guandan": ("search", "dmc", "rules"),
             "gongzhu": ("search", "scrofazero", "mr-greed")}
 """The agents the table's Hint asks, strongest first: the search (stronger than the policies it simulates:
 BENCHMARKS.md, "Search against the rule bots"), else the best shipped network, else the rule bot."""
