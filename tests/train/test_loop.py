@@ -152,3 +152,12 @@ def test_a_resume_keeps_the_runs_bound_unless_given_and_a_new_run_needs_a_new_fo
     assert again.samples == first.samples, "its own bound of 256 frames was already reached"
     with pytest.raises(PaijuError, match="already holds a run: pass --resume"):
         train(DMCConfig(frames=256, **settings), tensorboard=False)
+
+
+def test_a_run_that_ends_before_its_first_batch_still_writes_its_log_row(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    result = train(DMCConfig(game="guandan", out=folder, minutes=1e-6, eval_minutes=0, batch_size=256,
+                             chunk_frames=128, model=ModelConfig(hidden=(16,))), tensorboard=False)
+    assert result.samples == 0
+    lines = (folder / "log.csv").read_text().splitlines()
+    assert lines[0].startswith("seconds,frames") and len(lines) == 2
