@@ -91,11 +91,20 @@ def serve(host: Annotated[str, typer.Option(help="Interface to listen on.")] = "
               help="Seconds a seat token may go unused before the seat is given up.")] = 300.0,
           keep_games: Annotated[int, typer.Option(
               help="Finished games kept in the database, oldest deleted first (0: keep all).")] = 0,
+          admin_token: Annotated[str | None, typer.Option(
+              envvar="PAIJU_ADMIN_TOKEN", help="Secret for admin calls (pause, ban, resume a ladder bot), at least "
+                                               "16 characters (default: $PAIJU_ADMIN_TOKEN; none: admin calls off).")]
+          = None,
+          ladder_move_timeout: Annotated[float, typer.Option(help="Ladder: seconds a bot has per move.")] = 10.0,
+          ladder_house: Annotated[str | None, typer.Option(
+              help="Ladder: comma-separated house bots that fill tables (default: each game's graded set, random "
+                   "to search; '' for none).")] = None,
           open_browser: Annotated[bool, typer.Option(
               help="Open the arena's page in the browser once it listens (where a graphical browser can be).")]
           = False,
           ) -> None:
-    """The arena: a browser table for people, websocket seats for bots, the GuanDan platform endpoint."""
+    """The arena: a browser table for people, websocket seats for bots, a rated ladder for registered bots, the
+    GuanDan platform endpoint."""
     from paiju.serve.cli import serve as run_server
     from paiju.serve.settings import ServeSettings
 
@@ -105,7 +114,8 @@ def serve(host: Annotated[str, typer.Option(help="Interface to listen on.")] = "
             platform_group_by_name=platform_group_by_name, max_tables=max_tables,
             max_tables_per_client=max_tables_per_client, max_reservations_per_client=max_reservations_per_client,
             requests_per_minute=requests_per_minute, reservation_timeout=reservation_timeout,
-            max_stored_games=keep_games)
+            max_stored_games=keep_games, admin_token=admin_token, ladder_move_timeout=ladder_move_timeout,
+            ladder_house=None if ladder_house is None else tuple(name for name in ladder_house.split(",") if name))
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None
     run_server(settings, host, port, open_browser)

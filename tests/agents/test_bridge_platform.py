@@ -113,11 +113,13 @@ def test_four_paiju_clients_play_a_platform_match_each_seeing_its_seats_observat
     assert min(replayed) > 0
 
 
-def test_the_command_takes_an_arena_seat_or_a_platform_server_not_both():
+def test_the_command_takes_one_of_an_arena_seat_a_platform_server_or_a_ladder():
     for arguments in (["--agent", "rules"], ["ws://127.0.0.1:9/ws/tables/t?token=x", "--platform",
-                                             "ws://127.0.0.1:9/game/a", "--agent", "rules"]):
+                                             "ws://127.0.0.1:9/game/a", "--agent", "rules"],
+                      ["--platform", "ws://127.0.0.1:9/game/a", "--ladder", "ws://127.0.0.1:9/ws/ladder",
+                       "--agent", "rules"]):
         done = CliRunner().invoke(connect_command(), arguments)
-        assert done.exit_code == 2 and "give either URL (an arena seat) or --platform URL" in done.output
+        assert done.exit_code == 2 and "give one of URL (an arena seat), --platform URL" in done.output
 
 
 def test_a_platform_that_refuses_the_client_is_reported(arena_url):

@@ -61,3 +61,11 @@ def test_the_arena_serves_the_ratings_and_the_page(arena_settings: ServeSettings
         page = http.get("/leaderboard")
         assert page.status_code == 200 and "/api/leaderboard" in page.text
 
+
+
+def test_a_name_on_both_sides_stands_still_while_the_others_are_rated_against_it(tmp_path):
+    store = GameStore(tmp_path / "arena.sqlite3")
+    for _ in range(3):
+        add(store, "gongzhu", ["bot", "random", "random", "random"], [40, -40, 40, -40])
+    rows = {row["name"]: row for row in Leaderboard(store).to_json()["games"]["gongzhu"]}
+    assert rows["random"]["mu"] == 25.0 and rows["bot"]["mu"] > 25.0 and rows["bot"]["sigma"] < 8.333

@@ -4,6 +4,9 @@
   stdin, answers on stdout. So ``ext:paiju bot dmc --game doudizhu`` plays wherever agents are named.
 - ``run_arena_bot`` (``paiju connect URL --agent AGENT``) plays an arena seat over its websocket
   (``paiju.serve``: ``ws://HOST:PORT/ws/tables/{id}?token=T``) until the game ends.
+- ``run_ladder_bot`` (``paiju connect --ladder URL --key K --agent AGENT``) queues a registered bot on the
+  arena's ladder (``paiju.serve.ladder``: ``ws://HOST:PORT/ws/ladder``) and plays every seat it is given, one
+  game after another, until it has played ``games`` games or the ladder sends it off.
 - ``run_platform_bot`` (``paiju connect --platform URL --agent AGENT``) plays a GuanDan agent as a client of a
   competition platform server (``ws://HOST:PORT/game/NAME``: paiju's own or the competition's) until the
   match ends (``PlatformSeat``).
@@ -346,6 +349,58 @@ async def run_arena_bot(url: str, agent_spec: str, seed: int = 0) -> FinishedGam
     connection fails or closes before the end, and ``BridgeError`` for a message it cannot read."""
     return await _play_connected(url, functools.partial(_play_seat, agent_spec=agent_spec, seed=seed),
                                  "the arena", "the game ended")
+
+
+@dataclass(frozen=True, slots=True)
+class LadderRun:
+    """What a bot played on the ladder: its name and its games, in order."""
+
+    bot: str
+    games: list[FinishedGame]
+
+
+async def run_ladder_bot(url: str, key: str, agent_spec: str, seed: int = 0, games: int | None = None,
+                         on_game: Callable[[FinishedGame], None] | None = None) -> LadderRun:
+    """Queue the bot whose key is ``key`` on the ladder at ``url`` (``ws://HOST:PORT/ws/ladder``) and play each
+    seat it is given as agent ``agent_spec`` (game ``n`` from 0 built with seed ``derive_seed(seed, "ladder",
+    n)``), calling ``on_game`` after each, until ``games`` games are played (``None``: until the ladder closes the
+    queue connection). It leaves the queue as soon as it is seated for its last game. ``PaijuError`` when the
+    ladder refuses the key or sends the bot off (paused or banned), with the ladder's reason."""
+    import websockets
+
+    from paiju.eval.seeds import derive_seed
+
+    played: list[FinishedGame] = []
+    base = url.split("/ws/ladder", 1)[0]
+    name = ""
+    try:
+        async with websockets.connect(url) as connection:
+            await connection.send(json.dumps({"type": "join", "key": key}))
+            async for text in connection:
+                message = read_message(text)
+                kind = message.get("type")
+                if kind in ("error", "paused"):
+                    raise PaijuError(f"the ladder refused bot {name or '(key)'}: "
+                                     f"{message.get('message') or message.get('reason')}")
+                if kind == "queued":
+                    name = _field(message, "bot", str)
+                elif kind == "seated":
+                    if games is not None and len(played) + 1 >= games:
+                        await connection.send(json.dumps({"type": "leave"}))
+                    finished = await run_arena_bot(base + _field(message, "path", str), agent_spec,
+                                                   derive_seed(seed, "ladder", len(played)))
+                    played.append(finished)
+                    if on_game is not None:
+                        on_game(finished)
+                    if games is not None and len(played) >= games:
+                        return LadderRun(name, played)
+    except websockets.exceptions.ConnectionClosed:
+        pass
+    except (OSError, websockets.exceptions.InvalidURI, websockets.exceptions.InvalidHandshake) as error:
+        raise PaijuError(f"cannot connect to the ladder at {url}: {error}") from None
+    if games is not None:
+        raise PaijuError(f"the ladder closed the connection after {len(played)} of {games} games")
+    return LadderRun(name, played)
 
 
 async def _play_connected(url: str, play: Callable[[ClientConnection], Awaitable[Finished | None]], server: str,

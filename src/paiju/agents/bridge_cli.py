@@ -41,20 +41,33 @@ def connect(agent: Annotated[str, typer.Option(help="Agent to play: rules, dmc, 
                 help="The seat's websocket: ws://HOST:PORT/ws/tables/ID?token=T.")] = None,
             platform: Annotated[str | None, typer.Option(
                 help="Play GuanDan on a competition platform server instead: ws://HOST:PORT/game/NAME.")] = None,
+            ladder: Annotated[str | None, typer.Option(
+                help="Queue a registered bot on an arena's ladder instead: ws://HOST:PORT/ws/ladder.")] = None,
+            key: Annotated[str | None, typer.Option(
+                envvar="PAIJU_LADDER_KEY", help="The ladder bot's key (default: $PAIJU_LADDER_KEY).")] = None,
+            games: Annotated[int | None, typer.Option(
+                min=1, help="With --ladder: stop after this many games (default: play until sent off).")] = None,
             seed: SeedOption = 0) -> None:
-    """Play an arena seat with a paiju agent until the game ends, or with --platform a GuanDan competition
-    platform seat until the match ends; prints the result as JSON."""
-    from paiju.agents.bridge import run_arena_bot, run_platform_bot
+    """Play an arena seat with a paiju agent until the game ends, with --platform a GuanDan competition
+    platform seat until the match ends, or with --ladder a ladder bot's games (one JSON line per game); prints
+    the results as JSON."""
+    from paiju.agents.bridge import FinishedGame, run_arena_bot, run_ladder_bot, run_platform_bot
 
-    if url is not None and platform is None:
-        finished = asyncio.run(run_arena_bot(url, agent, seed))
+    if sum(target is not None for target in (url, platform, ladder)) != 1:
+        raise typer.BadParameter("give one of URL (an arena seat), --platform URL (a competition platform "
+                                 "server) or --ladder URL (an arena's ladder)")
+    def show(finished: FinishedGame) -> None:
         typer.echo(json.dumps({"seat": finished.seat, "result": finished.result, "record_id": finished.record_id}))
-    elif platform is not None and url is None:
+
+    if url is not None:
+        show(asyncio.run(run_arena_bot(url, agent, seed)))
+    elif platform is not None:
         match = asyncio.run(run_platform_bot(platform, agent, seed))
         typer.echo(json.dumps({"seat": match.seat, "victoryNum": match.victories, "draws": match.draws}))
-    else:
-        raise typer.BadParameter("give either URL (an arena seat) or --platform URL (a competition platform "
-                                 "server), not both")
+    elif ladder is not None:
+        if not key:
+            raise typer.BadParameter("--ladder needs the bot's key: --key K or $PAIJU_LADDER_KEY")
+        asyncio.run(run_ladder_bot(ladder, key, agent, seed, games, on_game=show))
 
 
 __all__ = ["bot", "connect"]

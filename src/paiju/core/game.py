@@ -68,6 +68,13 @@ class State(ABC):
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see, and nothing more (its own hand, public cards, the public history)."""
 
+    def observation_json(self, seat: int) -> dict[str, JSON]:
+        """The JSON of ``observation(seat).to_json()``, to be read as JSON: a game may build it faster with tuples for
+        arrays, sharing with the state and with earlier answers the immutable entries of what only grows (a round's
+        history, each entry built once), so that a server sending every seat's observation after every move encodes
+        only what is new (``paiju.serve.table_texts``)."""
+        return self.observation(seat).to_json()
+
     @abstractmethod
     def perfect_view(self) -> dict[str, JSON]:
         """Everything, every hand included. Only for training code that asks for it by name."""

@@ -69,6 +69,15 @@ answered with ``error``.
 
 GuanDan competition platform: ``ws://HOST:PORT/game/{name}`` (``paiju.serve.platform``).
 
+Ladder
+======
+
+Registered bots queue on ``ws://HOST:PORT/ws/ladder`` and are seated at rated tables, with each other or with
+house bots (``paiju.serve.ladder``); accounts, the ladder's standings and each bot's page are under
+``/api/bots``, ``/api/ladder`` and ``/ladder`` (``paiju.serve.ladder_api``, ``paiju.serve.accounts``). A ladder
+seat plays the seat websocket above; a ladder table is never abandoned (its game is stored and rated) and has
+the ladder's time control.
+
 Time limits
 ===========
 
@@ -107,5 +116,7 @@ Security
   unsent messages and a message must be taken within 10 s, else the client is disconnected (1008:
   ``paiju.serve.seats``); ended tables are kept in memory 10 minutes, at most 200 of them; the database
   keeps every finished game unless ``--keep-games N`` keeps the N newest.
-- The server has no accounts and no TLS: run it on loopback, or behind a reverse proxy that adds them.
+- Ladder bots' keys are stored hashed, returned only by the call that makes them, and redacted from the log
+  (``pk-[redacted]``); admin calls need ``--admin-token``.
+- The server has no accounts for people and no TLS: run it on loopback, or behind a reverse proxy that adds them.
 """

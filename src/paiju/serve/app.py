@@ -13,7 +13,12 @@ from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse
 from fastapi.staticfiles import StaticFiles
 
+from paiju.agents import agent_names
+from paiju.core.registry import game_names
+from paiju.serve.accounts import BotAccounts
 from paiju.serve.http_api import api_router
+from paiju.serve.ladder import Ladder, ladder_router
+from paiju.serve.ladder_api import ladder_api_router
 from paiju.serve.leaderboard import Leaderboard
 from paiju.serve.limits import BodyLimit, redact_tokens_in_server_logs
 from paiju.serve.lobby import Lobby
@@ -29,6 +34,9 @@ def create_app(settings: ServeSettings | None = None) -> FastAPI:
     settings = settings or ServeSettings()
     store = GameStore(settings.db_path, settings.max_stored_games)
     lobby = Lobby(store, settings)
+    accounts = BotAccounts(settings.db_path, {name for game in game_names() for name in agent_names(game)},
+                           settings.registrations_per_hour, settings.ladder_strikes, settings.ladder_pause)
+    ladder = Ladder(lobby, accounts)
     redact_tokens_in_server_logs()
 
     @asynccontextmanager
@@ -36,19 +44,24 @@ def create_app(settings: ServeSettings | None = None) -> FastAPI:
         # What is loaded by now lives as long as the server: keep it out of the collector's full scans,
         # whose pauses would otherwise grow with every module and network loaded.
         gc.freeze()
-        sweeper = asyncio.create_task(lobby.run_sweeps(), name="lobby sweeps")
+        loops = [asyncio.create_task(lobby.run_sweeps(), name="lobby sweeps"),
+                 asyncio.create_task(ladder.run(), name="ladder matching")]
         yield
-        sweeper.cancel()
-        with contextlib.suppress(asyncio.CancelledError):
-            await sweeper
+        for loop in loops:
+            loop.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await loop
         await lobby.close()
 
     app = FastAPI(title="paiju arena", lifespan=lifespan)
-    app.state.settings, app.state.store, app.state.lobby = settings, store, lobby
+    app.state.settings, app.state.store, app.state.lobby, app.state.ladder = settings, store, lobby, ladder
     app.add_exception_handler(RequestValidationError, _validation_refusal)
     app.add_middleware(BodyLimit, max_bytes=settings.max_body_bytes)
     app.include_router(api_router(lobby, store, FrameCache(store), Leaderboard(store)))
+    app.include_router(ladder_api_router(ladder, accounts, store, Leaderboard(store, ladder=True),
+                                         settings.admin_token))
     app.include_router(seat_router(lobby))
+    app.include_router(ladder_router(ladder))
     app.include_router(platform_router(store, settings))
     app.mount("/static", StaticFiles(directory=settings.static_dir, check_dir=False), name="static")
 
@@ -60,6 +73,8 @@ def create_app(settings: ServeSettings | None = None) -> FastAPI:
 
     app.get("/", include_in_schema=False)(lambda: page("index.html", "lobby"))
     app.get("/leaderboard", include_in_schema=False)(lambda: page("leaderboard.html", "leaderboard"))
+    app.get("/ladder", include_in_schema=False)(lambda: page("ladder.html", "ladder"))
+    app.get("/ladder/bots/{name}", include_in_schema=False)(lambda name: page("bot.html", "bot"))
 
     return app
 

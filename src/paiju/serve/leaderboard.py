@@ -3,12 +3,17 @@
 Ratings are OpenSkill's Plackett-Luce model (Weng & Lin 2011, the ``openskill`` library), one table per game
 (skill at DouDizhu says little about Gongzhu). Each finished game is one match between *sides*: the seats with
 the same payoff (DouDizhu's landlord alone against the two peasants; GuanDan's and Gongzhu's partners), ranked
-by payoff, equal payoffs tied. A name that sits on two sides of one game (``rules`` against ``rules``) learns
-nothing from it and keeps its rating; the game still counts as played. A side's members are its distinct
-names.
+by payoff, equal payoffs tied. A name that sits on two sides of one game (``rules`` against ``rules``, a ladder
+bot with ``random`` for partner against two more ``random``) learns nothing from it and keeps its rating; the game
+still counts as played, and the others in it are rated against that name as it stands. A side's members are its
+distinct names.
 
 Shown per name: the rating as the ordinal μ − 3σ (a conservative estimate: 99.7 % of the belief lies above it),
 μ and σ, games played, games its side won (a positive payoff), and its mean payoff per game.
+
+The ladder's ratings (``Leaderboard(store, ladder=True)``) are the same over the ladder's games alone, one table
+per game and ruleset (``doudizhu/standard``), and keep each name's rating after every game it played (``history``)
+for the bot pages' plots.
 
 Incremental: the leaderboard remembers the last stored game it has rated and, when asked, rates only the games
 stored since (``refresh``), in the order they were stored, so ratings are the same as a recomputation from
@@ -44,9 +49,11 @@ class Standing:
 
 @dataclass
 class GameTable:
-    """The standings at one game."""
+    """The standings at one game (or one game and ruleset)."""
 
     standings: dict[str, Standing] = field(default_factory=dict)
+    history: dict[str, list[dict[str, Any]]] = field(default_factory=dict)
+    """Name → ``{"record_id", "finished", "rating", "mu", "sigma"}`` after each game it played (ladder only)."""
 
 
 def sides(seats: list[str], payoffs: list[float]) -> list[tuple[float, list[str]]]:
@@ -62,8 +69,9 @@ def sides(seats: list[str], payoffs: list[float]) -> list[tuple[float, list[str]
 class Leaderboard:
     """Ratings over the finished games of ``store``, brought up to date by ``refresh``."""
 
-    def __init__(self, store: GameStore) -> None:
+    def __init__(self, store: GameStore, ladder: bool = False) -> None:
         self.store = store
+        self.ladder = ladder
         self.model = PlackettLuce()
         self.tables: dict[str, GameTable] = {}
         self.last = 0
@@ -73,46 +81,70 @@ class Leaderboard:
     def refresh(self) -> None:
         """Rate the games stored since the last refresh."""
         with self.lock:
-            for number, summary in self.store.finished_since(self.last):
+            for number, summary in self.store.finished_since(self.last, ladder_only=self.ladder):
                 self._rate(summary)
                 self.last = number
                 self.rated += 1
 
     def _rate(self, summary: dict[str, Any]) -> None:
-        table = self.tables.setdefault(summary["game"], GameTable())
+        board = f"{summary['game']}/{summary['ladder']}" if self.ladder else summary["game"]
+        table = self.tables.setdefault(board, GameTable())
         seats, payoffs = summary["seats"], summary["result"]["payoffs"]
         for name, payoff in zip(seats, payoffs, strict=True):
             standing = self._standing(table, name)
             standing.games += 1
             standing.wins += payoff > 0
             standing.payoff += payoff
-        ranked = sides(seats, payoffs)
-        twice = {name for _, members in ranked for name in members
-                 if sum(name in others for _, others in ranked) > 1}
-        teams = [(payoff, [name for name in members if name not in twice]) for payoff, members in ranked]
-        teams = [(payoff, members) for payoff, members in teams if members]
-        if len(teams) < 2:
-            return
-        ranks = [sum(1 for other, _ in teams if other > payoff) for payoff, _ in teams]
-        rated = self.model.rate([[table.standings[name].rating for name in members] for _, members in teams],
-                                ranks=ranks)
-        for (_, members), ratings in zip(teams, rated, strict=True):
-            for name, rating in zip(members, ratings, strict=True):
-                table.standings[name].rating = rating
+        teams = sides(seats, payoffs)
+        twice = {name for _, members in teams for name in members
+                 if sum(name in others for _, others in teams) > 1}
+        learners = {name for _, members in teams for name in members} - twice
+        if len(teams) >= 2 and learners:
+            ranks = [sum(1 for other, _ in teams if other > payoff) for payoff, _ in teams]
+            rated = self.model.rate([[table.standings[name].rating for name in members] for _, members in teams],
+                                    ranks=ranks)
+            for (_, members), ratings in zip(teams, rated, strict=True):
+                for name, rating in zip(members, ratings, strict=True):
+                    if name in learners:
+                        table.standings[name].rating = rating
+        if self.ladder:
+            for name in dict.fromkeys(seats):
+                rating = table.standings[name].rating
+                table.history.setdefault(name, []).append(
+                    {"record_id": summary["record_id"], "finished": summary["finished"],
+                     "rating": round(rating.ordinal(), 3), "mu": round(rating.mu, 3), "sigma": round(rating.sigma, 3)})
 
     def _standing(self, table: GameTable, name: str) -> Standing:
         if name not in table.standings:
             table.standings[name] = Standing(self.model.rating(name=name))
         return table.standings[name]
 
+    def standings(self, board: str) -> list[dict[str, Any]]:
+        """One game's standings (ladder: ``game/ruleset``), best rating first, brought up to date."""
+        self.refresh()
+        with self.lock:
+            return _ranked(self.tables.get(board, GameTable()))
+
+    def history(self, board: str, name: str) -> list[dict[str, Any]]:
+        """``name``'s rating after each of its games on ``board``, oldest first (ladder only)."""
+        self.refresh()
+        with self.lock:
+            return list(self.tables.get(board, GameTable()).history.get(name, []))
+
     def to_json(self) -> dict[str, Any]:
         """Every game's standings, best rating first (after a ``refresh``)."""
         self.refresh()
         with self.lock:
-            return {"games_rated": self.rated, "model": "OpenSkill Plackett-Luce; rating = mu - 3 sigma",
-                    "games": {game: sorted((standing.to_json(name) for name, standing in table.standings.items()),
-                                           key=lambda row: (-row["rating"], row["name"]))
-                              for game, table in sorted(self.tables.items())}}
+            return {"games_rated": self.rated, "model": MODEL,
+                    "games": {game: _ranked(table) for game, table in sorted(self.tables.items())}}
+
+
+MODEL = "OpenSkill Plackett-Luce; rating = mu - 3 sigma"
+
+
+def _ranked(table: GameTable) -> list[dict[str, Any]]:
+    return sorted((standing.to_json(name) for name, standing in table.standings.items()),
+                  key=lambda row: (-row["rating"], row["name"]))
 
 
 __all__ = ["Leaderboard", "Standing", "sides"]

@@ -15,7 +15,8 @@ import re
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-TOKEN_IN_URL = re.compile(r"(token=)[^&\s\"']+")
+TOKEN_IN_URL = re.compile(r"(token=|pk-)[A-Za-z0-9_-]+")
+"""A seat token in a URL (``?token=...``) or a ladder bot's key (``pk-...``, ``paiju.serve.accounts``)."""
 REDACTED = r"\1[redacted]"
 UVICORN_LOGGERS = ("uvicorn.access", "uvicorn.error")
 
@@ -67,7 +68,8 @@ class BodyLimit:
 
 
 class TokenRedaction(logging.Filter):
-    """Rewrites ``token=...`` in a log record's message and arguments to ``token=[redacted]``."""
+    """Rewrites ``token=...`` and ``pk-...`` in a log record's message and arguments to ``token=[redacted]`` and
+    ``pk-[redacted]``."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         if isinstance(record.msg, str):

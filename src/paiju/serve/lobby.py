@@ -38,7 +38,7 @@ from paiju.serve.bots import make_bot, offered_agents
 from paiju.serve.seats import Seat, SeatKind, new_token
 from paiju.serve.settings import ServeSettings
 from paiju.serve.store import GameStore
-from paiju.serve.tables import Table, TableStatus
+from paiju.serve.tables import LadderTerms, Table, TableStatus
 
 ENDED_TABLE_LIFETIME = 600.0
 WAITING_TABLE_LIFETIME = 3600.0
@@ -46,6 +46,8 @@ SWEEP_INTERVAL = 5.0
 SEED_BITS = 128
 """Entropy of the seed a table without a chosen seed is dealt from."""
 RATE_WINDOW = 60.0
+LADDER_CLIENT = "ladder"
+"""What the ladder's tables count as while being created (not an address: no client's limits apply)."""
 
 
 class TableNotFound(PaijuError):
@@ -114,6 +116,37 @@ class Lobby:
         table.open()
         return table
 
+    async def create_ladder(self, game_name: str, players: list[tuple[SeatKind, str]], terms: LadderTerms,
+                            rules: dict[str, Any]) -> Table:
+        """Open a ladder table of ``game_name`` under ``rules`` (JSON over the defaults), dealt at random:
+        ``players[i]`` is ``(SeatKind.LADDER, bot name)`` (the seat's token, in ``seat.token``, is for that bot
+        alone) or ``(SeatKind.BOT, agent)``. It counts against ``max_tables`` (``TooManyTables``), not a client's
+        limits."""
+        game = load_game(game_name)
+        seats = []
+        for number, (kind, name) in enumerate(players):
+            if kind is SeatKind.LADDER:
+                seat = Seat(number, SeatKind.LADDER, player=name)
+                seat.hand_out(new_token(), f"ladder:{name}")
+            else:
+                seat = self._seat(game.name, number, name, "")
+            seats.append(seat)
+        self._check_table_caps(None)
+        seed = secrets.randbits(SEED_BITS)
+        self._creating[LADDER_CLIENT] = self._creating.get(LADDER_CLIENT, 0) + 1
+        try:
+            bots = await asyncio.to_thread(self._make_bots, game.name, seats, seed)
+        finally:
+            self._creating[LADDER_CLIENT] -= 1
+            if not self._creating[LADDER_CLIENT]:
+                del self._creating[LADDER_CLIENT]
+        ruleset = game.rules_from_json(game.default_rules().to_json() | rules)
+        table = Table(f"t-{secrets.token_hex(6)}", game, ruleset, seed, seats, bots, self.store, self.settings,
+                      ladder=terms)
+        self.tables[table.table_id] = table
+        table.open()
+        return table
+
     def reserve(self, table_id: str, seat: int, client: str) -> str:
         """Reserve open seat ``seat`` of table ``table_id`` for ``client``; its token."""
         self._count_request(client)
@@ -143,9 +176,9 @@ class Lobby:
             if table.ended_at is not None and now - table.ended_at > ENDED_TABLE_LIFETIME:
                 self._forget(table)
             elif table.expire_tokens(now, self.settings.reservation_timeout):
-                self._close(table, "a seat's player never connected")
+                self.discard(table, "a seat's player never connected")
             elif table.status is TableStatus.WAITING and now - table.opened_at > WAITING_TABLE_LIFETIME:
-                self._close(table, "the table waited too long for its seats")
+                self.discard(table, "the table waited too long for its seats")
         ended = sorted((table for table in self.tables.values() if table.ended_at is not None),
                        key=lambda table: table.ended_at or 0.0)
         for table in ended[:max(0, len(ended) - self.settings.ended_tables_kept)]:
@@ -171,12 +204,15 @@ class Lobby:
             table.dismiss(WS_1001_GOING_AWAY, "the server is shutting down")
         await asyncio.gather(*(table.task for table in tables if table.task), return_exceptions=True)
 
-    def _check_table_caps(self, client: str) -> None:
-        """``TooManyTables`` when the server, or ``client``, is at its cap of tables in progress."""
+    def _check_table_caps(self, client: str | None) -> None:
+        """``TooManyTables`` when the server, or ``client`` (``None``: the ladder, which has no cap of its own), is
+        at its cap of tables in progress."""
         in_progress = [table_id for table_id, table in self.tables.items() if table.in_progress]
         total = len(in_progress) + sum(self._creating.values())
         if total >= self.settings.max_tables:
             raise TooManyTables(f"the server holds {self.settings.max_tables} tables in progress; try again later")
+        if client is None:
+            return
         own = sum(1 for table_id in in_progress if self._creators.get(table_id) == client)
         if own + self._creating.get(client, 0) >= self.settings.max_tables_per_client:
             raise ClientLimitReached(f"you have {self.settings.max_tables_per_client} tables in progress already "
@@ -194,7 +230,8 @@ class Lobby:
                               f"{RATE_WINDOW - (now - times[0]):.0f} s")
         times.append(now)
 
-    def _close(self, table: Table, reason: str) -> None:
+    def discard(self, table: Table, reason: str) -> None:
+        """Stop ``table`` (its game is lost, its connections closed with code 1001 and ``reason``) and forget it."""
         table.dismiss(WS_1001_GOING_AWAY, reason)
         self._forget(table)
 

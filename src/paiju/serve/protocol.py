@@ -5,7 +5,7 @@ Server to client (one JSON object per text message, all with ``"v": 1``): ``welc
 ``error``, ``explain`` (candidates best first, with ``scale``: what their scores mean) and ``pong``. Client
 to server: ``{"action": A}``, ``{"type": "explain", "agent": NAME}`` and ``{"type": "ping"}``; anything else
 is refused with a ``ProtocolError`` naming the problem. The builders here are the only place these messages
-are spelled.
+are spelled, and ``encode`` the only place their text is: compact JSON, keys in the builders' order.
 """
 
 from __future__ import annotations
@@ -22,6 +22,33 @@ MAX_MESSAGE_CHARS = 16_384
 CLIENT_FORMS = '{"action": A}, {"type": "explain", "agent": NAME} or {"type": "ping"}'
 
 Message = dict[str, JSON]
+
+encode_value = json.JSONEncoder(separators=(",", ":")).encode
+"""A JSON value as compact text: ``json.dumps(value, separators=(",", ":"))``."""
+
+
+class Encoded(str):
+    """A message value given as its JSON text already (``encode`` copies it in): an observation's, encoded once
+    for its ``update``, its ``act`` and a reconnect (``paiju.serve.table_texts``)."""
+
+
+def encode(message: Message) -> str:
+    """``message`` as sent: compact JSON text, the same as ``json.dumps(message, separators=(",", ":"))`` with each
+    ``Encoded`` value standing for the JSON it spells. The fields between two ``Encoded`` values are encoded together,
+    as an object whose braces are dropped."""
+    fields: list[str] = []
+    run: Message = {}
+    for key, value in message.items():
+        if isinstance(value, Encoded):
+            if run:
+                fields.append(encode_value(run)[1:-1])
+                run = {}
+            fields.append(f"{encode_value(key)}:{value}")
+        else:
+            run[key] = value
+    if run:
+        fields.append(encode_value(run)[1:-1])
+    return "{" + ",".join(fields) + "}"
 
 
 class ProtocolError(PaijuError):
@@ -90,14 +117,14 @@ def start(game: str, seat: int, rules: Message) -> Message:
     return {"v": PROTOCOL_VERSION, "type": "start", "game": game, "seat": seat, "rules": rules}
 
 
-def update(game: str, seat: int, phase: str, obs: Message, to_act: int | None, last: Message | None,
+def update(game: str, seat: int, phase: str, obs: Message | Encoded, to_act: int | None, last: Message | None,
            deal: int) -> Message:
     """The table after an action (``last``: ``{"seat", "action"}``), as ``seat`` may see it."""
     return {"v": PROTOCOL_VERSION, "type": "update", "game": game, "seat": seat, "phase": phase, "obs": obs,
             "to_act": to_act, "last": last, "deal": deal}
 
 
-def act(game: str, seat: int, phase: str, obs: Message, legal: list[JSON], deadline: float) -> Message:
+def act(game: str, seat: int, phase: str, obs: Message | Encoded, legal: list[JSON], deadline: float) -> Message:
     """The seat's turn: answer with one element of ``legal`` within ``deadline`` seconds."""
     return {"v": PROTOCOL_VERSION, "type": "act", "game": game, "seat": seat, "phase": phase, "obs": obs,
             "legal": legal, "deadline": round(deadline, 1)}

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
 import logging
 import secrets
 import time
@@ -26,7 +25,7 @@ from enum import StrEnum
 from starlette.status import WS_1008_POLICY_VIOLATION
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from paiju.serve.protocol import Message
+from paiju.serve.protocol import Message, encode
 
 TOKEN_BYTES = 24
 CLOSE_REASON_BYTES = 123
@@ -44,6 +43,8 @@ class SeatKind(StrEnum):
     """Reserved later by anyone, a network bot or a person."""
     BOT = "bot"
     """A built-in agent, played by the server."""
+    LADDER = "ladder"
+    """A ladder bot, seated by the match queue (``paiju.serve.ladder``); the token goes to the bot."""
 
 
 def close_reason(reason: str) -> str:
@@ -64,6 +65,8 @@ class Seat:
     kind: SeatKind
     agent: str | None = None
     """The built-in agent's name (bot seats only)."""
+    player: str | None = None
+    """The ladder bot's name (ladder seats only)."""
     token: str | None = None
     """The secret that opens the seat (None: a bot, or an open seat nobody reserved yet)."""
     holder: str | None = None
@@ -77,12 +80,15 @@ class Seat:
 
     @property
     def name(self) -> str:
-        """The seat's player as stored with a finished game: the agent's name, or ``human`` / ``open``."""
-        return self.agent or self.kind.value
+        """The seat's player as stored with a finished game: the agent's or ladder bot's name, or ``human`` /
+        ``open``."""
+        return self.agent or self.player or self.kind.value
 
     @property
     def ready(self) -> bool:
-        return self.kind is SeatKind.BOT or self.joined
+        """Whether the table may start as far as this seat goes: a bot, a ladder seat (its moves time out while
+        its bot is away), or a seat whose token holder has connected."""
+        return self.kind in (SeatKind.BOT, SeatKind.LADDER) or self.joined
 
     def hand_out(self, token: str | None, holder: str | None) -> None:
         """Give the seat ``token``, handed to client ``holder`` now (``None, None``: take it back)."""
@@ -93,10 +99,12 @@ class Seat:
         return self.token is not None and secrets.compare_digest(self.token.encode(), token.encode())
 
     def public_json(self) -> Message:
-        """``{"seat", "kind", "agent"?}``, as every seat's client may see it."""
+        """``{"seat", "kind", "agent"?, "player"?}``, as every seat's client may see it."""
         described: Message = {"seat": self.number, "kind": self.kind.value}
         if self.agent is not None:
             described["agent"] = self.agent
+        if self.player is not None:
+            described["player"] = self.player
         return described
 
     def lobby_json(self) -> Message:
@@ -122,7 +130,7 @@ class SeatConnection:
     websocket: WebSocket
     max_queued: int = 256
     send_timeout: float = 10.0
-    outbox: asyncio.Queue[Message | _Close] = field(default_factory=asyncio.Queue)
+    outbox: asyncio.Queue[str | _Close] = field(default_factory=asyncio.Queue)
     closing: bool = False
 
     def __post_init__(self) -> None:
@@ -131,14 +139,16 @@ class SeatConnection:
         self.writer = asyncio.create_task(self._write())
 
     def send(self, message: Message) -> None:
-        """Queue ``message`` (dropped once the connection is closing); a full outbox disconnects the client."""
+        """Queue ``message`` (dropped once the connection is closing); a full outbox disconnects the client. It waits
+        as its text (``protocol.encode``), made at once: text holds nothing for the garbage collector to scan, whereas
+        messages waiting as objects outlive young collections and make full ones frequent."""
         if self.closing:
             return
         if self.outbox.qsize() >= self.max_queued:
             log.info("seat connection dropped: %d messages unread", self.outbox.qsize())
             self._drop(f"more than {self.max_queued} messages went unread")
             return
-        self.outbox.put_nowait(message)
+        self.outbox.put_nowait(encode(message))
         if self.outbox.qsize() >= self.max_queued // 2:
             self._room.clear()
 
@@ -177,8 +187,8 @@ class SeatConnection:
                 if isinstance(item, _Close):
                     await asyncio.wait_for(self.websocket.close(item.code, item.reason), CLOSE_LIMIT)
                     return
-                text = json.dumps(item, separators=(",", ":"))
-                await asyncio.wait_for(self.websocket.send_text(text), self.send_timeout)
+                async with asyncio.timeout(self.send_timeout):
+                    await self.websocket.send_text(item)
         except TimeoutError:
             log.info("seat connection dropped: the client took no message for %g s", self.send_timeout)
         except (OSError, RuntimeError, WebSocketDisconnect) as error:  # the client went away mid-write

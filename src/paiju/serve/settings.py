@@ -52,6 +52,23 @@ class ServeSettings:
     """Finished or aborted tables kept in memory for the lobby (the oldest are forgotten first)."""
     max_stored_games: int = 0
     """Retention: finished games kept in the database (the oldest are deleted first); 0 keeps all."""
+    admin_token: str | None = None
+    """The secret that admin calls (pause, ban or resume a ladder bot) must carry; ``None`` turns them off."""
+    ladder_move_timeout: float = 10.0
+    """The ladder's time control: seconds a ladder bot has for one move."""
+    ladder_forfeit_after: int = 2
+    """Moves a ladder bot may let time out in one game; after that its turns are played at once by default."""
+    ladder_fill_after: float = 2.0
+    """Seconds the first bot in a ladder queue waits for other bots before house bots fill the table."""
+    ladder_house: tuple[str, ...] | None = None
+    """The house bots that fill ladder tables, those offered for the game (``None``: each game's graded set,
+    ``paiju.serve.ladder.HOUSE_BOTS``; empty: none, bots wait for other bots)."""
+    registrations_per_hour: int = 10
+    """Ladder bots one client address may register an hour."""
+    ladder_strikes: int = 3
+    """Ladder games in a row with a move played by timeout (or many refused messages) that pause a bot."""
+    ladder_pause: float = 900.0
+    """Seconds such a pause lasts."""
 
     def __post_init__(self) -> None:
         if not self.move_timeout > 0:
@@ -60,12 +77,17 @@ class ServeSettings:
             raise ValueError(f"bot_delay must be zero or more seconds, got {self.bot_delay!r}")
         if not self.max_stored_games >= 0:
             raise ValueError(f"max_stored_games must be zero (keep all) or more, got {self.max_stored_games!r}")
-        for name in ("send_timeout", "reservation_timeout", "abandoned_timeout"):
+        if self.admin_token is not None and len(self.admin_token) < 16:
+            raise ValueError("admin_token must be at least 16 characters")
+        if not self.ladder_fill_after >= 0:
+            raise ValueError(f"ladder_fill_after must be zero or more seconds, got {self.ladder_fill_after!r}")
+        for name in ("send_timeout", "reservation_timeout", "abandoned_timeout", "ladder_move_timeout",
+                     "ladder_pause"):
             if not getattr(self, name) > 0:
                 raise ValueError(f"{name} must be a positive number of seconds, got {getattr(self, name)!r}")
         for name in ("platform_games", "max_queued_messages", "max_body_bytes", "max_tables",
                      "max_tables_per_client", "max_reservations_per_client", "requests_per_minute",
-                     "ended_tables_kept"):
+                     "ended_tables_kept", "ladder_forfeit_after", "registrations_per_hour", "ladder_strikes"):
             if getattr(self, name) < 1:
                 raise ValueError(f"{name} must be at least 1, got {getattr(self, name)!r}")
 

@@ -4,7 +4,11 @@ Schema (created when missing)::
 
     finished_games(number INTEGER PRIMARY KEY AUTOINCREMENT, record_id TEXT UNIQUE, game TEXT,
                    seats TEXT  -- JSON list of seat names, record TEXT  -- paiju JSON record,
-                   result TEXT  -- JSON result, finished TEXT  -- ISO 8601 UTC time)
+                   result TEXT  -- JSON result, finished TEXT  -- ISO 8601 UTC time,
+                   ladder TEXT  -- the ladder's ruleset name for a ladder game, else NULL)
+
+A file written before the ``ladder`` column existed gets it on opening (``ALTER TABLE``; its games are not
+ladder games).
 
 A game is written in one transaction, so after a crash it is either fully stored or absent; games still
 in progress live only in memory. Retention: with ``keep`` > 0 the store holds at most the ``keep`` most
@@ -34,7 +38,8 @@ CREATE TABLE IF NOT EXISTS finished_games (
     seats TEXT NOT NULL,
     record TEXT NOT NULL,
     result TEXT NOT NULL,
-    finished TEXT NOT NULL
+    finished TEXT NOT NULL,
+    ladder TEXT
 )
 """
 BUSY_TIMEOUT = 30.0
@@ -59,11 +64,16 @@ class GameStore:
         try:
             with self._connection() as connection:
                 connection.execute(SCHEMA)
+                columns = {row[1] for row in connection.execute("PRAGMA table_info(finished_games)")}
+                if "ladder" not in columns:
+                    connection.execute("ALTER TABLE finished_games ADD COLUMN ladder TEXT")
         except sqlite3.Error as error:
             raise PaijuError(f"cannot open the game store {self.path}: {error}") from None
 
-    def add_finished(self, game: str, seats: list[str], record: dict[str, Any], result: dict[str, Any]) -> str:
-        """Store a finished game and return its new record id (``r-`` and 16 hex digits).
+    def add_finished(self, game: str, seats: list[str], record: dict[str, Any], result: dict[str, Any],
+                     ladder: str | None = None) -> str:
+        """Store a finished game and return its new record id (``r-`` and 16 hex digits); ``ladder``: the
+        ruleset name of a ladder game (``paiju.serve.ladder``).
 
         Raises ``ValueError`` (storing nothing) when ``record`` or ``result`` cannot be written as JSON.
         """
@@ -76,8 +86,8 @@ class GameStore:
         finished = datetime.now(UTC).isoformat(timespec="seconds")
         with self._connection() as connection:
             connection.execute(
-                "INSERT INTO finished_games (record_id, game, seats, record, result, finished) "
-                "VALUES (?, ?, ?, ?, ?, ?)", (record_id, *row, finished))
+                "INSERT INTO finished_games (record_id, game, seats, record, result, finished, ladder) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)", (record_id, *row, finished, ladder))
             if self.keep:
                 connection.execute("DELETE FROM finished_games WHERE number <= "
                                    "(SELECT number FROM finished_games ORDER BY number DESC LIMIT 1 OFFSET ?)",
@@ -113,13 +123,16 @@ class GameStore:
             raise RecordNotFound(f"no finished game has record id {record_id!r}")
         return json.loads(row[0])
 
-    def finished_since(self, number: int) -> list[tuple[int, dict[str, Any]]]:
+    def finished_since(self, number: int, ladder_only: bool = False) -> list[tuple[int, dict[str, Any]]]:
         """``(number, summary)`` of every finished game stored after game ``number`` (0: all), oldest first;
-        ``number`` only grows, so a reader can ask for what is new."""
+        ``number`` only grows, so a reader can ask for what is new. With ``ladder_only`` only ladder games, their
+        summaries with ``"ladder"``: the ruleset name."""
+        where = " AND ladder IS NOT NULL" if ladder_only else ""
         with self._connection() as connection:
-            rows = connection.execute("SELECT number, record_id, game, seats, result, finished FROM finished_games "
-                                      "WHERE number > ? ORDER BY number", (number,)).fetchall()
-        return [(row[0], _summary(row[1:])) for row in rows]
+            rows = connection.execute("SELECT number, record_id, game, seats, result, finished, ladder "
+                                      f"FROM finished_games WHERE number > ?{where} ORDER BY number",
+                                      (number,)).fetchall()
+        return [(row[0], _summary(row[1:6]) | ({"ladder": row[6]} if ladder_only else {})) for row in rows]
 
     def finished_records(self, game: str | None = None, since: str | None = None, until: str | None = None
                          ) -> Iterator[tuple[dict[str, Any], dict[str, Any]]]:
@@ -136,6 +149,14 @@ class GameStore:
                                       f"{where} ORDER BY number", values).fetchall()
         for *summary, record in rows:
             yield _summary(tuple(summary)), json.loads(record)  # type: ignore[arg-type]
+
+    def ladder_games_of(self, name: str) -> list[dict[str, Any]]:
+        """The summaries of the ladder games in which ``name`` held a seat, oldest first."""
+        with self._connection() as connection:
+            rows = connection.execute("SELECT record_id, game, seats, result, finished FROM finished_games "
+                                      "WHERE ladder IS NOT NULL AND instr(seats, ?) > 0 ORDER BY number",
+                                      (json.dumps(name),)).fetchall()
+        return [summary for summary in map(_summary, rows) if name in summary["seats"]]
 
     @contextmanager
     def _connection(self) -> Iterator[sqlite3.Connection]:

@@ -12,10 +12,14 @@ a person or network bot gets ``act`` and has ``move_timeout`` seconds to answer,
 plays the default action (pass when legal, else the first legal action in the engine's order), logs a
 warning, and the record keeps it as a normal action — unless none of the table's people and network bots
 is connected any more: the table is then abandoned (``aborted``, nothing stored), so that moves played by
-timeout for absent players never become a stored game.
+timeout for absent players never become a stored game. A ladder table (``LadderTerms``) has its own time
+control, is never abandoned (leaving a lost game must not spare a bot its rating), and plays at once the moves of
+a seat that let ``forfeit_after`` moves time out; it counts each seat's timeouts and refused messages.
 
 Every seat is sent only its own observation, and the last action as that seat may see it
-(``State.action_seen_by``: a GuanDan tribute or return card stays sealed until its phase ends).
+(``State.action_seen_by``: a GuanDan tribute or return card stays sealed until its phase ends). Each seat's
+observation is encoded once per position, reusing the text of the history it was sent before
+(``paiju.serve.table_texts``).
 
 Watching: a table of bots alone (no person or network seat, so nobody at it can profit from seeing the hands)
 can be watched while it plays, every hand face up (``live_frames``: ``paiju.serve.replay_frames.LiveFrames``);
@@ -47,6 +51,7 @@ from paiju.serve.replay_frames import LiveFrames
 from paiju.serve.seats import Seat, SeatConnection, SeatKind, new_token
 from paiju.serve.settings import ServeSettings
 from paiju.serve.store import GameStore
+from paiju.serve.table_texts import TableTexts
 
 ABORTED_MESSAGE = "the table was stopped by a server error; the game was not stored"
 ABANDONED_REASON = "every player left the table; the game was not stored"
@@ -94,17 +99,31 @@ class PendingAct:
     answer: asyncio.Future[Action]
 
 
+@dataclass(frozen=True, slots=True)
+class LadderTerms:
+    """How a ladder table differs from a lobby table (``paiju.serve.ladder``): its time control, the timeouts
+    after which a seat forfeits its turns, and the ruleset name its game is stored and rated under. It is never
+    abandoned: a bot that leaves loses its moves to the default action, and the game is stored and rated."""
+
+    move_timeout: float
+    forfeit_after: int
+    ruleset: str
+
+
 class Table:
-    """One game at one table; create it with ``Lobby.create`` and start it with ``open``."""
+    """One game at one table; create it with ``Lobby.create`` (or the ladder's ``Lobby.create_ladder``) and start
+    it with ``open``."""
 
     def __init__(self, table_id: str, game: Game, rules: Any, seed: int, seats: list[Seat],
                  bots: dict[int, Agent], store: GameStore, settings: ServeSettings,
-                 bot_delay: float | None = None) -> None:
+                 bot_delay: float | None = None, ladder: LadderTerms | None = None) -> None:
         self.table_id = table_id
         self.bot_delay = bot_delay if bot_delay is not None else (
             settings.bot_delay if any(seat.kind is not SeatKind.BOT for seat in seats) else 0.0)
         """Seconds each bot waits before acting: the table's choice, else the server's for a table with a person
         or network seat, and none for a table of bots alone (to be watched move by move, it chooses a delay)."""
+        self.ladder = ladder
+        """The terms of a ladder table (``None``: a lobby table)."""
         self.game = game
         self.seed = seed
         self.seats = seats
@@ -112,6 +131,7 @@ class Table:
         self.store = store
         self.settings = settings
         self.state = game.new_state(seed, rules)
+        self._texts = TableTexts(self.state)
         self.rules_json: Message = self.state.to_record()["rules"]
         self.status = TableStatus.WAITING
         self.created = datetime.now(UTC).isoformat(timespec="seconds")
@@ -134,6 +154,10 @@ class Table:
         self._advisers: set[asyncio.Task[None]] = set()
         """Explain tasks in progress (held here so that they are not garbage-collected)."""
         self._seated = asyncio.Event()
+        self.timeouts: dict[int, int] = {}
+        """Seat → its moves played by timeout."""
+        self.refused: dict[int, int] = {}
+        """Seat → its messages refused with ``error``."""
 
     def open(self) -> None:
         """Start the table's task: it waits for the seats, plays the game and stores it."""
@@ -245,6 +269,7 @@ class Table:
             else:
                 connection.send(protocol.pong())
         except ProtocolError as refusal:
+            self.refused[seat.number] = self.refused.get(seat.number, 0) + 1
             connection.send(protocol.error(str(refusal)))
 
     def _pending_for(self, seat: Seat) -> PendingAct:
@@ -262,13 +287,15 @@ class Table:
         raise ProtocolError(f"no act is pending for seat {seat.number}")
 
     def _answer(self, seat: Seat, value: JSON) -> None:
+        """Resolve the pending act with the legal action whose JSON equals ``value`` as JSON (``canonical_json``:
+        ``1`` is not ``true``); the legal values are plain JSON, so only those equal in Python are spelled out."""
         pending = self._pending_for(seat)
         try:
             wanted = canonical_json(value)
         except RecursionError:
             raise ProtocolError("the action is nested too deeply to be any legal action") from None
         for action, legal_value in zip(pending.legal, pending.legal_json, strict=True):
-            if canonical_json(legal_value) == wanted:
+            if legal_value == value and canonical_json(legal_value) == wanted:
                 pending.answer.set_result(action)
                 return
         raise ProtocolError(f"action {quote(wanted)} is not one of the {len(pending.legal)} legal actions")
@@ -339,10 +366,12 @@ class Table:
             self._broadcast(lambda seat: self._update(seat.number))
             seat = state.current_player
             if seat is None:
+                self._texts.forget()
                 return
             legal = state.legal_actions()
             action = await (self._bot_move(seat, legal) if seat in self.bots else self._remote_move(seat, legal))
             state.apply(action, seat=seat)
+            self._texts.moved()
             self.last = (seat, action)
             self.moves.append(self.last)
 
@@ -351,9 +380,13 @@ class Table:
         return await asyncio.to_thread(self.bots[seat].act, self.state.observation(seat), legal)
 
     async def _remote_move(self, seat: int, legal: list[Action]) -> Action:
-        """Ask the seat's client (now, and again on reconnect) and wait up to ``move_timeout`` seconds."""
+        """Ask the seat's client (now, and again on reconnect) and wait up to ``move_timeout`` seconds (a ladder
+        table's own time control); at a ladder table, a seat that let ``forfeit_after`` moves time out has
+        forfeited its turns: its moves are the default action at once."""
         loop = asyncio.get_running_loop()
-        timeout = self.settings.move_timeout
+        timeout = self.settings.move_timeout if self.ladder is None else self.ladder.move_timeout
+        if self.ladder is not None and self.timeouts.get(seat, 0) >= self.ladder.forfeit_after:
+            return default_action(legal)
         pending = PendingAct(seat, legal, [self.game.action_to_json(action) for action in legal],
                              loop.time() + timeout, loop.create_future())
         self._pending = pending
@@ -361,8 +394,9 @@ class Table:
         try:
             return await asyncio.wait_for(pending.answer, timeout)
         except TimeoutError:
-            if not self._anyone_connected():
+            if self.ladder is None and not self._anyone_connected():
                 raise TableAbandoned from None
+            self.timeouts[seat] = self.timeouts.get(seat, 0) + 1
             action = default_action(legal)
             log.warning("table %s: seat %d made no move within %g s; played the default action %s",
                         self.table_id, seat, timeout, canonical_json(self.game.action_to_json(action)))
@@ -379,9 +413,9 @@ class Table:
         """Store the finished game (one transaction), then tell every seat."""
         self.result = self.state.result()
         await asyncio.to_thread(self._finish_bots, self.result)
-        self.record_id = await asyncio.to_thread(self.store.add_finished, self.game.name,
-                                                 [seat.name for seat in self.seats], self.state.to_record(),
-                                                 self.result)
+        self.record_id = await asyncio.to_thread(  # a long game's record takes a while to build: off the loop too
+            lambda: self.store.add_finished(self.game.name, [seat.name for seat in self.seats], self.state.to_record(),
+                                            self.result, None if self.ladder is None else self.ladder.ruleset))
         self.status, self.ended_at = TableStatus.FINISHED, time.monotonic()
         for seat in self.seats:
             self._send_end(seat)
@@ -394,8 +428,8 @@ class Table:
         if self.last is not None:
             actor, action = self.last
             last = {"seat": actor, "action": state.action_seen_by(seat, actor, action)}
-        return protocol.update(self.game.name, seat, state.phase, state.observation(seat).to_json(),
-                               state.current_player, last, state.deal_number)
+        return protocol.update(self.game.name, seat, state.phase, self._texts.observation(seat), state.current_player,
+                               last, state.deal_number)
 
     def _broadcast(self, message_for: Callable[[Seat], Message]) -> None:
         """Send ``message_for(seat)`` to every connected seat."""
@@ -409,7 +443,7 @@ class Table:
             return
         remaining = max(0.0, pending.deadline - asyncio.get_running_loop().time())
         seat.connection.send(protocol.act(self.game.name, seat.number, self.state.phase,
-                                          self.state.observation(seat.number).to_json(), pending.legal_json,
+                                          self._texts.observation(seat.number), pending.legal_json,
                                           remaining))
 
     def _send_end(self, seat: Seat) -> None:

@@ -62,14 +62,16 @@ class DouDizhuObservation:
                     counts[rank] += n
         return counts
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, bids: list[Any] | None = None, history: list[Any] | None = None) -> dict[str, Any]:
+        """The protocol's doudizhu ``obs``; ``bids`` and ``history``: this observation's in that form already, or in
+        tuples (``DouDizhuState.observation_json``)."""
         return {
             "hand": format_cards(self.hand),
             "position": self.position,
             "landlord": self.landlord,
             "public": None if self.public is None else format_cards(self.public),
-            "bids": [[seat, bid] for seat, bid in self.bids],
-            "history": [[seat, move.cards] for seat, move in self.history],
+            "bids": [[seat, bid] for seat, bid in self.bids] if bids is None else bids,
+            "history": [[seat, move.cards] for seat, move in self.history] if history is None else history,
             "cards_left": list(self.cards_left),
             "multiplier": self.multiplier,
         } | ({"voided": self.voided} if self.rules.redeal_limit is not None else {})

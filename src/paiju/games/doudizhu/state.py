@@ -14,6 +14,7 @@ from typing import Any
 
 from paiju.core.errors import IllegalActionError
 from paiju.core.game import State
+from paiju.core.growing_json import GrowingEntries
 from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, contains, format_cards, pack, parse_cards
 from paiju.games.doudizhu.movegen import legal_moves
 from paiju.games.doudizhu.moves import Category, Move, interpretations, parse_move
@@ -74,6 +75,12 @@ def _counts(ranks: list[int]) -> tuple[int, ...]:
     return tuple(counts)
 
 
+def _history_entry(entry: tuple[int, Move]) -> tuple[int, str]:
+    """A history entry as the protocol's ``obs`` writes it, ``[seat, cards]``, as a tuple."""
+    seat, move = entry
+    return seat, move.cards
+
+
 class DouDizhuState(State):
     """A DouDizhu game in progress (mutable; ``clone`` copies)."""
 
@@ -91,6 +98,8 @@ class DouDizhuState(State):
         self._queued_deals = list(queued_deals or [])
         self.deals: list[Deal] = []
         self.actions: list[tuple[int, int | Move]] = []
+        self._history_json = GrowingEntries([], _history_entry)
+        """The history's entries as the protocol writes them (``observation_json``)."""
         self._start_deal(deal)
 
     # -- setup -------------------------------------------------------------------------------------
@@ -251,6 +260,12 @@ class DouDizhuState(State):
             return f"{action.cards!r} ({action.category.label}) does not beat {self._follow.cards!r} " \
                    f"({self._follow.category.label}) played by seat {self._follow_seat}"
         return f"{action!r} is not a legal lead"
+
+    def observation_json(self, seat: int) -> dict[str, Any]:
+        """``observation(seat).to_json()`` with shared tuples: the bids themselves (``(seat, bid)``), and the history's
+        entries, each built once."""
+        self._history_json = self._history_json.following(self.history)
+        return self.observation(seat).to_json(self.bids.copy(), self._history_json.entries())
 
     def observation(self, seat: int) -> DouDizhuObservation:
         public = self.deals[-1].public if self.landlord is not None else None

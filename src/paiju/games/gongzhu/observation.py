@@ -78,12 +78,14 @@ class GongzhuObservation:
                     voids[seat].add(led)
         return tuple(frozenset(suits) for suits in voids)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, trick: list[Any] | None = None, history: list[Any] | None = None) -> dict[str, Any]:
+        """The protocol's gongzhu ``obs``; ``trick`` and ``history``: this observation's in that form already, or in
+        tuples (``GongzhuState.observation_json``)."""
         return {
             "hand": list(self.hand),
             "leader": self.leader,
-            "trick": [[seat, card] for seat, card in self.trick],
-            "history": [[seat, card] for seat, card in self.history],
+            "trick": [[seat, card] for seat, card in self.trick] if trick is None else trick,
+            "history": [[seat, card] for seat, card in self.history] if history is None else history,
             "taken": [list(cards) for cards in self.taken],
         }
 

@@ -14,6 +14,7 @@ from typing import Any
 
 from paiju.core.errors import CardError, IllegalActionError
 from paiju.core.game import State
+from paiju.core.growing_json import GrowingEntries
 from paiju.games.gongzhu.cards import (
     CARD_INDEX,
     CARD_NAMES,
@@ -32,6 +33,12 @@ from paiju.games.gongzhu.scoring import SCORING_MASK, mask_score, seat_results, 
 from paiju.native import fast
 
 TRICKS = 13
+
+
+def _play_entry(entry: tuple[int, int]) -> tuple[int, str]:
+    """A play as the protocol's ``obs`` writes it, ``[seat, card name]``, as a tuple."""
+    seat, card = entry
+    return seat, CARD_NAMES[card]
 
 
 class GongzhuState(State):
@@ -54,6 +61,8 @@ class GongzhuState(State):
         self.hands = deal.masks()
         self.taken = [0, 0, 0, 0]
         self.actions: list[tuple[int, int]] = []
+        self._plays_json = GrowingEntries(self.actions, _play_entry)
+        """The plays as the protocol writes them (``observation_json``)."""
         self.trick: list[int] = []
         self.winners: list[int] = []
         self.leader = rules.first_leader
@@ -147,6 +156,13 @@ class GongzhuState(State):
         return GongzhuObservation(
             seat=seat, phase=self.phase, hand=cards_of(self.hands[seat]), leader=self.leader, trick=plays[done:],
             history=plays[:done], taken=tuple(cards_of(mask) for mask in self.taken), rules=self.rules)
+
+    def observation_json(self, seat: int) -> dict[str, Any]:
+        """``observation(seat).to_json()`` with shared tuples: the entries of its trick and history (the plays so far),
+        each built once."""
+        self._plays_json = self._plays_json.following(self.actions)
+        plays, done = self._plays_json.entries(), 4 * len(self.winners)
+        return self.observation(seat).to_json(plays[done:], plays[:done])
 
     def hand(self, seat: int) -> tuple[str, ...]:
         """The cards ``seat`` holds, in card order."""

@@ -27,7 +27,9 @@ Gifted = tuple[int, int, int]
 
 
 @lru_cache(maxsize=1 << 16)
-def _frozen_form(action: Any) -> tuple[str, str, str | tuple[str, ...]]:
+def frozen_form(action: Any) -> tuple[str, str, str | tuple[str, ...]]:
+    """``action.to_platform()`` (a ``Play`` or a ``Gift``) as tuples, which JSON writes as the same arrays; cached,
+    immutable, so shared freely."""
     kind, rank, cards = action.to_platform()
     return kind, rank, cards if isinstance(cards, str) else tuple(cards)
 
@@ -35,7 +37,7 @@ def _frozen_form(action: Any) -> tuple[str, str, str | tuple[str, ...]]:
 def platform_form(action: Any) -> list[Any]:
     """``action.to_platform()`` (a ``Play`` or a ``Gift``), from a cache: records and observations write the
     same plays over and over."""
-    kind, rank, cards = _frozen_form(action)
+    kind, rank, cards = frozen_form(action)
     return [kind, rank, cards if isinstance(cards, str) else list(cards)]
 
 
@@ -87,17 +89,18 @@ class GuanDanObservation:
         """The hand's card indices, in card order."""
         return unpack(self.hand)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, history: list[Any] | None = None) -> dict[str, Any]:
         """The protocol's guandan ``obs``: levels as rank letters, plays in platform form, gifts as the platform
         announces them (``[giver, receiver, card name]``); ``previous_order`` is ``null`` in the first round
-        and ``anti_tribute`` ``null`` when no anti-tribute cancelled this round's tribute."""
+        and ``anti_tribute`` ``null`` when no anti-tribute cancelled this round's tribute. ``history``: this
+        observation's history in that form already, or in tuples (``GuanDanState.observation_json``)."""
         greater = self.greater
         return {
             "hand": [card_name(card) for card in unpack(self.hand)],
             "level": level_name(self.level),
             "self_level": level_name(self.self_level),
             "oppo_level": level_name(self.oppo_level),
-            "history": [[seat, platform_form(play)] for seat, play in self.history],
+            "history": [[seat, platform_form(play)] for seat, play in self.history] if history is None else history,
             "greater": None if greater is None else [greater[0], platform_form(greater[1])],
             "cards_left": list(self.cards_left),
             "finished": list(self.finished),

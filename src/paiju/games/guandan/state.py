@@ -30,12 +30,13 @@ from typing import Any
 
 from paiju.core.errors import CardError, IllegalActionError
 from paiju.core.game import State
+from paiju.core.growing_json import GrowingEntries
 from paiju.games.guandan.cards import COPIES, NUM_CARDS, UNIT, card_name, format_cards, level_name, unpack
 from paiju.games.guandan.combos import PASS, Play, interpretations, play_from_platform
 from paiju.games.guandan.deal import FULL_DECK, HAND_SIZE, Deal, DealSource, hand_size, holds
 from paiju.games.guandan.legal import legal_plays
 from paiju.games.guandan.levels import RoundOutcome, Standing, settle, team
-from paiju.games.guandan.observation import Gifted, GuanDanObservation, platform_form
+from paiju.games.guandan.observation import Gifted, GuanDanObservation, frozen_form, platform_form
 from paiju.games.guandan.rules import GuanDanRules
 from paiju.games.guandan.tribute import (
     BACK,
@@ -76,6 +77,12 @@ def _reads_as(play: Play, level: int) -> bool:
     return play in interpretations(play.cards, level)
 
 
+def _history_entry(entry: tuple[int, Play]) -> tuple[int, tuple[Any, ...]]:
+    """A history entry as the protocol's ``obs`` writes it, ``[seat, platform form]``, in tuples."""
+    seat, play = entry
+    return seat, frozen_form(play)
+
+
 def _gifts_json(gifts: tuple[Gifted, ...]) -> list[list[Any]]:
     """Gifts as the platform broadcasts them: ``[[giver, receiver, card name], ...]``."""
     return [[giver, receiver, card_name(card)] for giver, receiver, card in gifts]
@@ -102,6 +109,8 @@ class GuanDanState(State):
         self.actions: list[tuple[int, Play | Gift]] = []
         self.rounds: list[RoundSummary] = []
         self.winner: int | None = None
+        self._history_json = GrowingEntries([], _history_entry)
+        """The history's entries in platform form (``observation_json``)."""
         self._start_round(self.start)
 
     # -- rounds ------------------------------------------------------------------------------------
@@ -350,6 +359,11 @@ class GuanDanState(State):
             finished=tuple(self.finished), tribute=self.tributes, back=self.backs, anti_tribute=self.anti,
             rules=self.rules, to_move=self.current_player, previous_order=standing.previous_order,
             a_failures=standing.a_failures, team_scores=standing.team_scores)
+
+    def observation_json(self, seat: int) -> dict[str, Any]:
+        """``observation(seat).to_json()`` with shared tuples: its history's entries, each built once."""
+        self._history_json = self._history_json.following(self.history)
+        return self.observation(seat).to_json(self._history_json.entries())
 
     def hand(self, seat: int) -> list[str]:
         """The platform names of the cards ``seat`` holds, in card order."""
