@@ -95,6 +95,9 @@ def serve(host: Annotated[str, typer.Option(help="Interface to listen on.")] = "
               envvar="PAIJU_ADMIN_TOKEN", help="Secret for admin calls (pause, ban, resume a ladder bot), at least "
                                                "16 characters (default: $PAIJU_ADMIN_TOKEN; none: admin calls off).")]
           = None,
+          ws_compression: Annotated[bool, typer.Option(
+              help="Compress websocket messages (permessage-deflate) for clients that offer it: less traffic, "
+                   "more server CPU.")] = False,
           ladder_move_timeout: Annotated[float, typer.Option(help="Ladder: seconds a bot has per move.")] = 10.0,
           ladder_house: Annotated[str | None, typer.Option(
               help="Ladder: comma-separated house bots that fill tables (default: each game's graded set, random "
@@ -114,7 +117,8 @@ def serve(host: Annotated[str, typer.Option(help="Interface to listen on.")] = "
             platform_group_by_name=platform_group_by_name, max_tables=max_tables,
             max_tables_per_client=max_tables_per_client, max_reservations_per_client=max_reservations_per_client,
             requests_per_minute=requests_per_minute, reservation_timeout=reservation_timeout,
-            max_stored_games=keep_games, admin_token=admin_token, ladder_move_timeout=ladder_move_timeout,
+            max_stored_games=keep_games, ws_compression=ws_compression, admin_token=admin_token,
+            ladder_move_timeout=ladder_move_timeout,
             ladder_house=None if ladder_house is None else tuple(name for name in ladder_house.split(",") if name))
     except ValueError as error:
         raise typer.BadParameter(str(error)) from None

@@ -325,3 +325,17 @@ def test_one_explain_at_a_time_per_seat(arena, monkeypatch):
     refusal, answer = run(ask_twice())
     assert refusal == {"v": 1, "type": "error", "message": "an explain request for seat 0 is still being answered"}
     assert answer["type"] == "explain" and answer["agent"] == "mr-if"
+
+
+@pytest.mark.parametrize("arena_settings", [{}, {"ws_compression": True}], indirect=True)
+def test_websocket_compression_is_off_unless_asked_for(arena, arena_settings):
+    table_id, tokens = human_table(arena, "gongzhu", ["human", "random", "random", "random"])
+
+    async def extensions():
+        client = await arena.connect(table_id, tokens[0])  # the client offers permessage-deflate
+        offered = client.connection.response.headers.get("Sec-WebSocket-Extensions")
+        await client.close()
+        return offered
+
+    negotiated = run(extensions())
+    assert (negotiated is not None and "permessage-deflate" in negotiated) is arena_settings.ws_compression

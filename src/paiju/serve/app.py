@@ -28,6 +28,9 @@ from paiju.serve.seat_socket import seat_router
 from paiju.serve.settings import ServeSettings
 from paiju.serve.store import GameStore
 
+GC_YOUNG = 20_000
+"""Allocations between two collections of the youngest generation while the server runs."""
+
 
 def create_app(settings: ServeSettings | None = None) -> FastAPI:
     """The arena over ``settings`` (defaults: ``ServeSettings()``); the SQLite file is created if missing."""
@@ -42,8 +45,10 @@ def create_app(settings: ServeSettings | None = None) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         # What is loaded by now lives as long as the server: keep it out of the collector's full scans,
-        # whose pauses would otherwise grow with every module and network loaded.
+        # whose pauses would otherwise grow with every module and network loaded. Each message allocates many
+        # short-lived objects: young collections every GC_YOUNG allocations rather than 700 cost less CPU a move.
         gc.freeze()
+        gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
         loops = [asyncio.create_task(lobby.run_sweeps(), name="lobby sweeps"),
                  asyncio.create_task(ladder.run(), name="ladder matching")]
         yield

@@ -31,7 +31,7 @@ BROWSER_DELAY = 1.5
 def uvicorn_config(settings: ServeSettings, host: str, port: int, log_level: str = "info") -> uvicorn.Config:
     """The uvicorn configuration the arena runs under."""
     return uvicorn.Config(create_app(settings), host=host, port=port, ws_max_size=WS_MAX_BYTES,
-                          log_level=log_level)
+                          ws_per_message_deflate=settings.ws_compression, log_level=log_level)
 
 
 def check_address(host: str, port: int) -> None:
