@@ -54,7 +54,7 @@ class ServeSettings:
     """Retention: finished games kept in the database (the oldest are deleted first); 0 keeps all."""
     ws_compression: bool = False
     """Whether websockets may be compressed (permessage-deflate, when the client offers it): the messages are small
-    JSON and compressing them costs about a sixth of the server's CPU a move (BENCHMARKS.md); turn it on for
+    JSON and compressing them costs about an eighth of the server's CPU a move (BENCHMARKS.md); turn it on for
     clients behind slow links."""
     admin_token: str | None = None
     """The secret that admin calls (pause, ban or resume a ladder bot) must carry; ``None`` turns them off."""
