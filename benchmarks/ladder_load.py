@@ -48,7 +48,7 @@ deadline every bot sends ``leave``; the games under way finish (at most ``drain_
 - *Problems*: what no bot of that kind should see: an ``error`` not answering junk, a connection closed
   before ``end`` (or a queue connection closed) that the bot did not cause, a seat silent for
   ``message_limit`` seconds, a ``join`` refused (well-behaved bots), an HTTP refusal. *Double seats*: a bot
-  seated while a table it sat at still plays (it had left the queue, by ``leave`` or a dropped connection).
+  seated at a new table while a table it sat at still plays (a seat told again after a rejoin is not one).
 - *Tracebacks* in the server's log (0 expected); the queue's responsiveness (``ping`` to ``pong`` on an idle
   queue connection, every second: it includes this process's event loop lag); a spectator's requests
   (``GET /api/ladder``, which rates the games stored since the last request, and a bot's page, every 10 s);
@@ -392,7 +392,7 @@ def on_seated(run: LadderRun, bot: Bot, message: Message, now: float) -> None:
         bot.waits.append(now - bot.queued_at)
     bot.queued_at = None
     table_id, seat = str(message["table_id"]), int(message["seat"])
-    if earlier := (bot.playing | bot.abandoned):
+    if earlier := (bot.playing | bot.abandoned) - {table_id}:  # the same table told again (a rejoin) is no double seat
         check = asyncio.create_task(check_double_seat(run, bot, earlier))
         run.checks.add(check)
         check.add_done_callback(run.checks.discard)
