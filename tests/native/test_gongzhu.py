@@ -27,7 +27,8 @@ METHODS = ("legal_mask", "legal_actions", "apply", "play", "observation")
 
 
 def fields(game_state: state.GongzhuState) -> dict:
-    return {name: value for name, value in vars(game_state).items() if name not in ("rules", "deal")}
+    """The state's fields but its rules, its deal and the cache of its plays' JSON (``observation_json``)."""
+    return {name: value for name, value in vars(game_state).items() if name not in ("rules", "deal", "_plays_json")}
 
 
 def outcome(function, *args):
