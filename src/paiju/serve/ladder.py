@@ -336,13 +336,9 @@ def ladder_router(ladder: Ladder) -> APIRouter:
         settings = ladder.settings
         connection = SeatConnection(websocket, settings.max_queued_messages, settings.send_timeout)
         joined: list[LadderBot] = []
-        reader = asyncio.create_task(_read(websocket, ladder, connection, joined))
         try:
-            await asyncio.wait({reader, connection.writer}, return_when=asyncio.FIRST_COMPLETED)
+            await connection.serve(_read(websocket, ladder, connection, joined))
         finally:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
             for bot in joined:
                 ladder.leave(bot, connection)
             await connection.stop()

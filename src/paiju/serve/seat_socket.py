@@ -9,9 +9,6 @@ client that does not read is dropped: ``paiju.serve.seats``).
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-
 from fastapi import APIRouter, WebSocket
 from starlette.status import WS_1008_POLICY_VIOLATION
 
@@ -41,13 +38,9 @@ def seat_router(lobby: Lobby) -> APIRouter:
         settings = lobby.settings
         connection = SeatConnection(websocket, settings.max_queued_messages, settings.send_timeout)
         table.attach(seat, connection)
-        reader = asyncio.create_task(_read(websocket, table, seat, connection))
         try:
-            await asyncio.wait({reader, connection.writer}, return_when=asyncio.FIRST_COMPLETED)
+            await connection.serve(_read(websocket, table, seat, connection))
         finally:
-            reader.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await reader
             table.detach(seat, connection)
             await connection.stop()
 

@@ -19,8 +19,10 @@ import contextlib
 import logging
 import secrets
 import time
+from collections.abc import Coroutine
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 from starlette.status import WS_1008_POLICY_VIOLATION
 from starlette.websockets import WebSocket, WebSocketDisconnect
@@ -151,6 +153,17 @@ class SeatConnection:
         self.outbox.put_nowait(encode(message))
         if self.outbox.qsize() >= self.max_queued // 2:
             self._room.clear()
+
+    async def serve(self, reading: Coroutine[Any, Any, None]) -> None:
+        """Run ``reading`` (the loop over the client's messages) until it ends or this connection stops writing,
+        then cancel it."""
+        reader = asyncio.create_task(reading)
+        try:
+            await asyncio.wait({reader, self.writer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
 
     async def room(self) -> None:
         """Return once the outbox is less than half full, or the connection is closing."""
