@@ -10,7 +10,8 @@ from paiju.core.registry import game_names, load_game
 from paiju.core.selfcheck import selfcheck
 
 VARIANTS = {
-    "doudizhu": [{"mode": "research"}, {"mode": "full"}],
+    "doudizhu": [{"mode": "research"}, {"mode": "full"}, {"mode": "research", "laizi": True},
+                 {"mode": "full", "laizi": True, "wild_ranks": 2, "bomb_multipliers": [2, 4, 4]}],
     "gongzhu": [{}, {"first_leader": 1}],
     # A full GuanDan game to A is ~1,700 actions: the soak checks use short games that still reach tribute,
     # anti-tribute, winning at A and the drop to level 2.

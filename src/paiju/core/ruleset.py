@@ -18,7 +18,8 @@ class Ruleset:
     game_label: ClassVar[str]
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)  # type: ignore[call-overload]
+        return {key: list(value) if isinstance(value, tuple) else value
+                for key, value in asdict(self).items()}  # type: ignore[call-overload]
 
     @classmethod
     def from_json(cls, value: dict[str, Any]) -> Self:
@@ -33,7 +34,7 @@ class Ruleset:
             if not _accepts(hints[key], option):
                 raise PaijuError(f"{cls.game_label} rule option {key!r} must be {_describe(hints[key])}, "
                                  f"got {option!r}")
-        return cls(**value)
+        return cls(**{key: tuple(option) if isinstance(option, list) else option for key, option in value.items()})
 
 
 def _accepts(hint: Any, value: Any) -> bool:
@@ -45,6 +46,8 @@ def _accepts(hint: Any, value: Any) -> bool:
         return value in typing.get_args(hint)
     if hint is type(None):
         return value is None
+    if origin is tuple:  # ``tuple[int, ...]``: a JSON list of integers
+        return isinstance(value, list | tuple) and all(_accepts(int, item) for item in value)
     if hint is int:
         return isinstance(value, int) and not isinstance(value, bool)
     return isinstance(value, hint)
@@ -56,6 +59,8 @@ def _describe(hint: Any) -> str:
         return " or ".join(_describe(option) for option in typing.get_args(hint))
     if origin is typing.Literal:
         return "one of " + ", ".join(repr(option) for option in typing.get_args(hint))
+    if origin is tuple:
+        return "a list of integers"
     return _NAMES.get(hint, getattr(hint, "__name__", str(hint)))
 
 

@@ -8,7 +8,7 @@ from typing import Any
 from paiju.core.errors import CardError, IllegalActionError, PaijuError, RecordError
 from paiju.core.game import Game
 from paiju.core.record import check_result, replay_actions
-from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS
+from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, TWO
 from paiju.games.doudizhu.moves import Move
 from paiju.games.doudizhu.observation import DouDizhuObservation
 from paiju.games.doudizhu.rules import DouDizhuRules
@@ -25,7 +25,7 @@ class DouDizhu(Game):
     def new_state(self, seed: int, rules: DouDizhuRules | None = None) -> DouDizhuState:
         rules = rules or DouDizhuRules()
         rng = random.Random(seed)
-        return DouDizhuState(rules, Deal.draw(rng, rules.mode == "research"), seed=seed, rng=rng)
+        return DouDizhuState(rules, Deal.draw(rng, rules.mode == "research", rules.wild_count), seed=seed, rng=rng)
 
     def from_deal(self, deal: Deal, rules: DouDizhuRules | None = None) -> DouDizhuState:
         """A game from a given deal (no seed; in full mode a void deal cannot be redealt)."""
@@ -52,8 +52,8 @@ class DouDizhu(Game):
         return state
 
     def action_to_json(self, action: Any) -> Any:
-        """A play as its rank letters (``""`` for pass); a bid as its integer."""
-        return action.cards if isinstance(action, Move) else action
+        """A play as its rank letters (``""`` for pass; 癞子: ``Move.notation``); a bid as its integer."""
+        return action.notation if isinstance(action, Move) else action
 
     def observation_from_json(self, obs: dict[str, Any], seat: int, phase: str,
                               rules: DouDizhuRules | None = None) -> DouDizhuObservation:
@@ -64,7 +64,7 @@ class DouDizhu(Game):
         """Deal the cards ``observation.seat`` cannot see at random to the other seats, then replay.
 
         Known: the seat's hand, every played card, and (once there is a landlord) the public cards the
-        landlord has not provably played.
+        landlord has not provably played, and the wild ranks (癞子; drawn at random while they are hidden).
         """
         obs = observation
         played = [obs.played_by(s) for s in range(3)]
@@ -93,7 +93,10 @@ class DouDizhu(Game):
         else:
             public = list(obs.public)  # type: ignore[arg-type]
             initial[obs.landlord] = [a - b for a, b in zip(initial[obs.landlord], public, strict=True)]
-        deal = Deal(tuple(tuple(h) for h in initial), tuple(public), obs.first_bidder)  # type: ignore[arg-type]
+        wild = obs.wild
+        if obs.rules.wild_count and not wild:
+            wild = tuple(sorted(rng.sample(range(TWO + 1), obs.rules.wild_count)))
+        deal = Deal(tuple(tuple(h) for h in initial), tuple(public), obs.first_bidder, wild)  # type: ignore[arg-type]
         state = DouDizhuState(obs.rules, deal, voided_before=obs.voided)
         for seat, bid in obs.bids:
             state.apply(bid, seat=seat)
@@ -120,7 +123,7 @@ def _generator_after(seed: int, rules: DouDizhuRules, deals: int) -> random.Rand
     """The seeded generator as it stands after drawing ``deals`` deals (so a replay can redeal on)."""
     rng = random.Random(seed)
     for _ in range(deals):
-        Deal.draw(rng, rules.mode == "research")
+        Deal.draw(rng, rules.mode == "research", rules.wild_count)
     return rng
 
 

@@ -6,6 +6,10 @@ main rank — for kicker categories the rank of the trio / plane / four part, ne
 happens to form a trio. Any bomb beats any non-bomb, a higher bomb beats a lower one, the rocket beats
 everything.
 
+癞子 plays (``wild``) add what each wild card stands for (``stands_for``) and the bomb's tier
+(``SOFT`` < ``HARD`` < ``WILD``): bombs compare by tier, then rank. Every classic play is ``HARD`` and
+stands for itself.
+
 Some multisets have several interpretations (``333444555666`` is a 4-trio plane, or a 3-trio plane with
 three solo kickers). When leading, a play takes its *canonical* interpretation: the first category in
 ``LEAD_PREFERENCE``, then the highest main rank. When following, it takes the highest-ranked
@@ -72,13 +76,19 @@ LEAD_PREFERENCE = (
 )
 _PREFERENCE_ORDER = {category: i for i, category in enumerate(LEAD_PREFERENCE)}
 
+SOFT, HARD, WILD = 0, 1, 2
+"""Bomb tiers (癞子): four cards made with a wild card, four natural cards, the four cards of a wild rank."""
+TIER_LABELS = ("soft bomb", "bomb", "wild bomb")
+
 
 @dataclass(frozen=True, slots=True, eq=False)
 class Move:
     """One play: its cards (sorted rank letters, ``""`` for pass) and their interpretation.
 
     ``rank`` is the main part's rank index (lowest rank for chains and planes); ``length`` the number
-    of ranks in the main part (1 for non-chains).
+    of ranks in the main part (1 for non-chains). 癞子 plays: ``cards`` are the cards played,
+    ``stands_for`` what they stand for when a wild card stands for another rank (else ``""``), and
+    ``tier`` the bomb's tier (``HARD`` for everything but 癞子 bombs).
 
     Moves are interned: build them with ``make_move`` / ``move_from_packed`` (or ``parse_move``), never
     with ``Move(...)``; there is then exactly one object per distinct play, so equality is identity —
@@ -91,6 +101,8 @@ class Move:
     length: int
     counts: tuple[int, ...]
     packed: int
+    stands_for: str = ""
+    tier: int = HARD
 
     @property
     def is_pass(self) -> bool:
@@ -105,16 +117,32 @@ class Move:
     def size(self) -> int:
         return len(self.cards)
 
-    def __reduce__(self) -> tuple[object, tuple[int, Category, int, int]]:
-        return (move_from_packed, (self.packed, self.category, self.rank, self.length))
+    @property
+    def notation(self) -> str:
+        """The play as text: its cards, then ``=`` and what they stand for when a wild card stands for another
+        rank (``5558=5555``: with wild rank 8, the soft bomb of fives)."""
+        return f"{self.cards}={self.stands_for}" if self.stands_for else self.cards
+
+    @property
+    def effective_counts(self) -> tuple[int, ...]:
+        """The counts of the cards this play stands for (its own cards unless a wild card substitutes)."""
+        return tuple(parse_cards(self.stands_for)) if self.stands_for else self.counts
+
+    @property
+    def label(self) -> str:
+        """The category as players say it, with a 癞子 bomb's tier (``soft bomb``)."""
+        return TIER_LABELS[self.tier] if self.category is Category.BOMB else self.category.label
+
+    def __reduce__(self) -> tuple[object, tuple[int, Category, int, int, str, int]]:
+        return (move_from_packed, (self.packed, self.category, self.rank, self.length, self.stands_for, self.tier))
 
     def __str__(self) -> str:
-        return self.cards
+        return self.notation
 
     def __repr__(self) -> str:
         if self.is_pass:
             return "Move(pass)"
-        return f"Move({self.cards!r}, {self.category.label}, rank {RANKS[self.rank]}, length {self.length})"
+        return f"Move({self.notation!r}, {self.label}, rank {RANKS[self.rank]}, length {self.length})"
 
     def beats(self, other: Move) -> bool:
         """Whether this play may follow ``other`` (a pass beats nothing and is beaten by anything)."""
@@ -124,20 +152,25 @@ class Move:
             return True
         if self.category is Category.BOMB:
             return other.category < Category.BOMB or (
-                other.category is Category.BOMB and self.rank > other.rank)
+                other.category is Category.BOMB and (self.tier, self.rank) > (other.tier, other.rank))
         return self.category is other.category and self.length == other.length and self.rank > other.rank
 
 
-_INTERNED: dict[tuple[int, int, int, int], Move] = {}
+_INTERNED: dict[tuple[object, ...], Move] = {}
 
 
-def move_from_packed(packed: int, category: Category, rank: int, length: int = 1) -> Move:
-    """The interned ``Move`` with these packed counts (``cards.pack``) and interpretation."""
-    key = (packed, category, rank, length)
+def move_from_packed(packed: int, category: Category, rank: int, length: int = 1, stands_for: str = "",
+                     tier: int = HARD) -> Move:
+    """The interned ``Move`` with these packed counts (``cards.pack``) and interpretation (a 癞子 play: and what
+    it stands for, and its bomb tier)."""
+    key: tuple[object, ...] = (packed, category, rank, length)
+    if stands_for or tier != HARD:
+        key += (stands_for, tier)
     move = _INTERNED.get(key)
     if move is None:
         counts = tuple(unpack(packed))
-        move = _INTERNED[key] = Move(format_cards(counts), Category(category), rank, length, counts, packed)
+        move = _INTERNED[key] = Move(format_cards(counts), Category(category), rank, length, counts, packed,
+                                     stands_for, tier)
     return move
 
 
@@ -228,8 +261,9 @@ def _pair_kickers_ok(kickers: list[int], pairs: int, rules: DouDizhuRules) -> bo
     return all(n in allowed for n in kickers if n) and sum(kickers) == 2 * pairs
 
 
-def parse_move(text: str, rules: DouDizhuRules, follow: Move | None = None) -> Move:
-    """The play written ``text`` (``""`` or ``"pass"`` for pass), interpreted to lead or to follow ``follow``.
+def parse_move(text: str, rules: DouDizhuRules, follow: Move | None = None, wild: tuple[int, ...] = ()) -> Move:
+    """The play written ``text`` (``""`` or ``"pass"`` for pass), interpreted to lead or to follow ``follow``;
+    under 癞子 rules with wild ranks ``wild``, ``wild.parse_play``.
 
     Raises ``IllegalActionError`` if the cards form no play (or, following, none that beats ``follow``).
     """
@@ -237,6 +271,13 @@ def parse_move(text: str, rules: DouDizhuRules, follow: Move | None = None) -> M
 
     if text.strip().lower() in ("", "pass"):
         return PASS
+    if rules.laizi:
+        from paiju.games.doudizhu.wild import parse_play
+
+        return parse_play(text, wild, rules, follow)
+    if "=" in text:
+        raise IllegalActionError(f"{text!r}: a play stands for other cards ('=') only under the 癞子 rules "
+                                 f"(\"laizi\": true)")
     counts = tuple(parse_cards(text.strip()))
     options = interpretations(counts, rules)
     if not options:

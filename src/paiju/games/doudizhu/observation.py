@@ -48,6 +48,8 @@ class DouDizhuObservation:
     voided: int = 0
     """Deals passed by all so far, under a ``DouDizhuRules.redeal_limit`` (where it matters; 0 and absent from the
     JSON otherwise, so the protocol's obs of the classic rules are unchanged)."""
+    wild: tuple[int, ...] = ()
+    """The wild ranks (癞子, once there is a landlord; JSON ``"wild"``, rank letters, only under 癞子 rules)."""
 
     @property
     def position(self) -> str | None:
@@ -71,14 +73,15 @@ class DouDizhuObservation:
             "landlord": self.landlord,
             "public": None if self.public is None else format_cards(self.public),
             "bids": [[seat, bid] for seat, bid in self.bids] if bids is None else bids,
-            "history": [[seat, move.cards] for seat, move in self.history] if history is None else history,
+            "history": [[seat, move.notation] for seat, move in self.history] if history is None else history,
             "cards_left": list(self.cards_left),
             "multiplier": self.multiplier,
-        } | ({"voided": self.voided} if self.rules.redeal_limit is not None else {})
+        } | ({"voided": self.voided} if self.rules.redeal_limit is not None else {}) | (
+            {"wild": format_cards([int(r in self.wild) for r in range(15)])} if self.rules.laizi else {})
 
     def action_from_json(self, value: Any) -> int | Move:
         """The bid or play ``value`` names (``read_action``)."""
-        return read_action(value, self.phase, self.rules, self.follow)
+        return read_action(value, self.phase, self.rules, self.follow, self.wild)
 
     @classmethod
     def from_json(cls, obs: Any, seat: int, phase: str, rules: DouDizhuRules) -> DouDizhuObservation:
@@ -95,8 +98,12 @@ class DouDizhuObservation:
         hand = reader.field("hand", _cards)
         landlord = reader.field("landlord", optional(seat_of))
         public = reader.field("public", optional(_cards))
+        wild = reader.field("wild", lambda value: _wild(value, rules)) if rules.laizi else ()
+        if rules.laizi and bool(wild) != (landlord is not None):
+            raise reader.error("wild", f"the {rules.wild_ranks} wild rank(s) are shown exactly when there is a "
+                                       f"landlord")
         bids = reader.field("bids", lambda value: entries(value, lambda bid: pair(bid, seat_of, _bid)))
-        history, follow, follow_seat = reader.field("history", lambda value: _replay(value, rules))
+        history, follow, follow_seat = reader.field("history", lambda value: _replay(value, rules, wild))
         cards_left = reader.field("cards_left", lambda value: entries(value, integer, 3))
         multiplier = reader.field("multiplier", lambda value: integer(value, 1))
         voided = reader.field("voided", integer) if "voided" in obs else 0
@@ -110,10 +117,11 @@ class DouDizhuObservation:
         first_bidder = bids[0][0] if bids else seat if landlord is None else landlord
         return cls(seat=seat, phase=phase, hand=hand, landlord=landlord, public=public, first_bidder=first_bidder,
                    bids=bids, history=history, cards_left=cards_left, multiplier=multiplier,  # type: ignore[arg-type]
-                   follow=follow, follow_seat=follow_seat, rules=rules, voided=voided)
+                   follow=follow, follow_seat=follow_seat, rules=rules, voided=voided, wild=wild)
 
 
-def read_action(value: Any, phase: str, rules: DouDizhuRules, follow: Move | None) -> int | Move:
+def read_action(value: Any, phase: str, rules: DouDizhuRules, follow: Move | None,
+                wild: tuple[int, ...] = ()) -> int | Move:
     """The action ``value`` names in ``phase``: a bid (an integer), or a play (``read_play``). Raises
     ``IllegalActionError``."""
     if phase == BID_PHASE:
@@ -122,16 +130,16 @@ def read_action(value: Any, phase: str, rules: DouDizhuRules, follow: Move | Non
         return value
     if phase != PLAY_PHASE:
         raise IllegalActionError(f"nobody acts in phase {phase!r}")
-    return read_play(value, rules, follow)
+    return read_play(value, rules, follow, wild)
 
 
-def read_play(value: Any, rules: DouDizhuRules, follow: Move | None) -> Move:
-    """The play written ``value`` (rank letters, ``""`` for pass), read against ``follow``, the play to beat
-    (``parse_move``). Raises ``IllegalActionError``."""
+def read_play(value: Any, rules: DouDizhuRules, follow: Move | None, wild: tuple[int, ...] = ()) -> Move:
+    """The play written ``value`` (rank letters, ``""`` for pass; 癞子: ``cards=stands for``), read against
+    ``follow``, the play to beat (``parse_move``). Raises ``IllegalActionError``."""
     if not isinstance(value, str):
         raise IllegalActionError(f"a play is a string of rank letters ('' for pass), got {value!r}")
     try:
-        return parse_move(value, rules, follow)
+        return parse_move(value, rules, follow, wild)
     except ValueError as error:
         raise IllegalActionError(str(error)) from None
 
@@ -140,11 +148,20 @@ def _cards(value: Any) -> tuple[int, ...]:
     return tuple(parse_cards(value))
 
 
+def _wild(value: Any, rules: DouDizhuRules) -> tuple[int, ...]:
+    """Wild ranks written as rank letters (``""`` before there is a landlord)."""
+    counts = parse_cards(value)
+    if any(n > 1 for n in counts) or any(counts[13:]) or sum(counts) not in (0, rules.wild_ranks):
+        raise ValueError(f"{rules.wild_ranks} distinct ranks 3..2 (or \"\" before there is a landlord), got {value!r}")
+    return tuple(r for r, n in enumerate(counts) if n)
+
+
 def _bid(value: Any) -> int:
     return integer(value, 0, 3)
 
 
-def _replay(value: Any, rules: DouDizhuRules) -> tuple[tuple[tuple[int, Move], ...], Move | None, int | None]:
+def _replay(value: Any, rules: DouDizhuRules,
+            wild: tuple[int, ...]) -> tuple[tuple[tuple[int, Move], ...], Move | None, int | None]:
     """The plays of a ``history`` field, each read against the play it had to beat, with the play to beat after
     them and its player (None when the next seat leads: nobody has played, or both others passed)."""
     history = []
@@ -153,7 +170,7 @@ def _replay(value: Any, rules: DouDizhuRules) -> tuple[tuple[tuple[int, Move], .
     passes = 0
     for index, (seat, text) in enumerate(entries(value, lambda play: pair(play, seat_reader(3), lambda x: x))):
         try:
-            move = read_play(text, rules, follow)
+            move = read_play(text, rules, follow, wild)
         except PaijuError as error:
             raise ValueError(f"entry {index}: {error}") from None
         if not move.is_pass:

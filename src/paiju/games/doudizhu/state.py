@@ -4,6 +4,9 @@ Seats 0, 1, 2 play in that order. In research mode seat 0 is the landlord and pl
 full mode each seat bids once from the seeded first bidder (0 = pass, otherwise above the highest bid so
 far; a 3 ends bidding), the highest bidder becomes landlord, takes the three public cards and leads. If
 all pass, the deal is void and a new one is drawn from the same seeded generator.
+
+癞子 (``DouDizhuRules.laizi``): each deal also draws its wild rank(s) from the seeded generator, after the cards;
+seats see them once there is a landlord, and plays follow ``wild``.
 """
 
 from __future__ import annotations
@@ -12,10 +15,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from paiju.core.errors import IllegalActionError
+from paiju.core.errors import IllegalActionError, RecordError
 from paiju.core.game import State
 from paiju.core.growing_json import GrowingEntries
-from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, contains, format_cards, pack, parse_cards
+from paiju.games.doudizhu import wild as laizi
+from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, TWO, contains, format_cards, pack, parse_cards
 from paiju.games.doudizhu.movegen import legal_moves
 from paiju.games.doudizhu.moves import Category, Move, interpretations, parse_move
 from paiju.games.doudizhu.observation import DouDizhuObservation
@@ -30,29 +34,37 @@ _CARDS_OF: dict[Move, tuple[tuple[int, int], ...]] = {}
 
 @dataclass(frozen=True, slots=True)
 class Deal:
-    """Three 17-card hands, the three public (landlord) cards, and who bids first (research: landlord)."""
+    """Three 17-card hands, the three public (landlord) cards, who bids first (research: landlord), and the wild
+    ranks (癞子 only; rank indices, low to high)."""
 
     hands: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
     public: tuple[int, ...]
     first_bidder: int
+    wild: tuple[int, ...] = ()
 
     @classmethod
-    def draw(cls, rng: random.Random, research: bool) -> Deal:
+    def draw(cls, rng: random.Random, research: bool, wild_ranks: int = 0) -> Deal:
+        """A shuffled deal; ``wild_ranks`` distinct wild ranks among 3..2 drawn after the cards (癞子)."""
         deck = DECK.copy()
         rng.shuffle(deck)
         hands = tuple(_counts(deck[17 * i: 17 * (i + 1)]) for i in range(3))
         first = 0 if research else rng.randrange(3)
-        return cls(hands, _counts(deck[51:]), first)  # type: ignore[arg-type]
+        wild = tuple(sorted(rng.sample(range(TWO + 1), wild_ranks))) if wild_ranks else ()
+        return cls(hands, _counts(deck[51:]), first, wild)  # type: ignore[arg-type]
 
     def to_json(self) -> dict[str, Any]:
         return {"hands": [format_cards(h) for h in self.hands], "public": format_cards(self.public),
-                "first_bidder": self.first_bidder}
+                "first_bidder": self.first_bidder} | ({"wild": format_cards(_ranks(self.wild))} if self.wild else {})
 
     @classmethod
     def from_json(cls, value: dict[str, Any]) -> Deal:
         hands = tuple(tuple(parse_cards(h)) for h in value["hands"])
         public = tuple(parse_cards(value["public"]))
-        deal = cls(hands, public, int(value["first_bidder"]))  # type: ignore[arg-type]
+        wild = parse_cards(value.get("wild", ""))
+        deal = cls(hands, public, int(value["first_bidder"]),  # type: ignore[arg-type]
+                   tuple(r for r, n in enumerate(wild) if n))
+        if any(n > 1 for n in wild) or any(wild[TWO + 1:]):
+            raise ValueError(f"wild ranks are distinct ranks 3..2, got {value['wild']!r}")
         deal.validate()
         return deal
 
@@ -68,6 +80,11 @@ class Deal:
             raise ValueError(f"first bidder must be a seat 0-2, got {self.first_bidder}")
 
 
+def _ranks(ranks: tuple[int, ...]) -> list[int]:
+    """Counts holding one card of each of ``ranks`` (how wild ranks are written)."""
+    return [int(r in ranks) for r in range(NUM_RANKS)]
+
+
 def _counts(ranks: list[int]) -> tuple[int, ...]:
     counts = [0] * NUM_RANKS
     for rank in ranks:
@@ -78,7 +95,7 @@ def _counts(ranks: list[int]) -> tuple[int, ...]:
 def _history_entry(entry: tuple[int, Move]) -> tuple[int, str]:
     """A history entry as the protocol's ``obs`` writes it, ``[seat, cards]``, as a tuple."""
     seat, move = entry
-    return seat, move.cards
+    return seat, move.notation
 
 
 class DouDizhuState(State):
@@ -100,6 +117,7 @@ class DouDizhuState(State):
         self.actions: list[tuple[int, int | Move]] = []
         self._history_json = GrowingEntries([], _history_entry)
         """The history's entries as the protocol writes them (``observation_json``)."""
+        _check_wild(deal, rules)
         self._start_deal(deal)
 
     # -- setup -------------------------------------------------------------------------------------
@@ -112,6 +130,8 @@ class DouDizhuState(State):
         self.landlord: int | None = None
         self.bid = 0
         self.bombs = 0
+        self.bomb_factor = 1
+        """The product of the factors of the bombs and rockets played (``DouDizhuRules.bomb_multipliers``)."""
         self.plays = [0, 0, 0]
         self.winner: int | None = None
         self._to_move = deal.first_bidder
@@ -135,8 +155,9 @@ class DouDizhuState(State):
     def _redeal(self) -> None:
         if self._queued_deals:
             deal = self._queued_deals.pop(0)
+            _check_wild(deal, self.rules)
         elif self._rng is not None:
-            deal = Deal.draw(self._rng, research=False)
+            deal = Deal.draw(self._rng, False, self.rules.wild_count)
         else:
             raise IllegalActionError("all seats passed and this state has no seeded generator to redeal from")
         self._start_deal(deal)
@@ -161,6 +182,11 @@ class DouDizhuState(State):
         return self.voided_before + len(self.deals) - 1
 
     @property
+    def wild(self) -> tuple[int, ...]:
+        """The deal's wild ranks (癞子; ``()`` in the classic game)."""
+        return self.deals[-1].wild
+
+    @property
     def follow(self) -> Move | None:
         """The play the current player must beat, or None when leading."""
         return self._follow
@@ -170,7 +196,11 @@ class DouDizhuState(State):
         if legal is None:
             phase = self._phase
             if phase == "play":
-                legal = legal_moves(self.hands[self._to_move], self._follow, self.rules)
+                wild = self.deals[-1].wild
+                if wild:
+                    legal = laizi.legal_moves(self.hands[self._to_move], self._follow, wild, self.rules)
+                else:
+                    legal = legal_moves(self.hands[self._to_move], self._follow, self.rules)
             elif phase == "bid":
                 highest = max((b for _, b in self.bids), default=0)
                 legal = [0] + [b for b in BIDS if b > highest]
@@ -232,6 +262,8 @@ class DouDizhuState(State):
         self.plays[player] += 1
         if category >= _BOMB:
             self.bombs += 1
+            self.bomb_factor *= 2 if category is not _BOMB or not self.rules.laizi else \
+                self.rules.bomb_multipliers[move.tier]
         self._passes = 0
         self._follow = move
         self._follow_seat = player
@@ -254,11 +286,11 @@ class DouDizhuState(State):
             return f"seat {seat} leads and may not pass"
         if not contains(pack(self.hands[seat]), action.packed):
             return f"seat {seat} does not hold {action.cards!r} (hand {format_cards(self.hands[seat])!r})"
-        if action not in interpretations(action.counts, self.rules):
+        if not self.rules.laizi and action not in interpretations(action.counts, self.rules):
             return f"{action!r} is not a valid interpretation of {action.cards!r} under these rules"
         if self._follow is not None:
-            return f"{action.cards!r} ({action.category.label}) does not beat {self._follow.cards!r} " \
-                   f"({self._follow.category.label}) played by seat {self._follow_seat}"
+            return f"{action.notation!r} ({action.label}) does not beat {self._follow.notation!r} " \
+                   f"({self._follow.label}) played by seat {self._follow_seat}"
         return f"{action!r} is not a legal lead"
 
     def observation_json(self, seat: int) -> dict[str, Any]:
@@ -274,12 +306,13 @@ class DouDizhuState(State):
             public=public, first_bidder=self.deals[-1].first_bidder, bids=tuple(self.bids),
             history=tuple(self.history), cards_left=tuple(sum(h) for h in self.hands),  # type: ignore[arg-type]
             multiplier=self.multiplier, follow=self._follow, follow_seat=self._follow_seat, rules=self.rules,
-            voided=self.voided if self.rules.redeal_limit is not None else 0)
+            voided=self.voided if self.rules.redeal_limit is not None else 0,
+            wild=self.deals[-1].wild if self.landlord is not None else ())
 
     @property
     def multiplier(self) -> int:
-        """2 to the number of bombs and rockets played, doubled once more for a spring at the end."""
-        return 2 ** (self.bombs + (1 if self.spring else 0))
+        """The bombs' and rockets' factors (2 each in the classic game), doubled once more for a spring at the end."""
+        return self.bomb_factor * (2 if self.spring else 1)
 
     @property
     def spring(self) -> bool:
@@ -308,7 +341,8 @@ class DouDizhuState(State):
         return {"hands": [format_cards(h) for h in self.hands], "landlord": self.landlord,
                 "public": format_cards(self.deals[-1].public), "to_move": self.current_player,
                 "phase": self._phase, "bids": [list(b) for b in self.bids],
-                "history": [[s, m.cards] for s, m in self.history]}
+                "history": [[s, m.notation] for s, m in self.history]} | (
+                    {"wild": format_cards(_ranks(self.wild))} if self.rules.laizi else {})
 
     def clone(self) -> DouDizhuState:
         other = object.__new__(DouDizhuState)
@@ -353,7 +387,7 @@ class DouDizhuState(State):
         if not isinstance(value, str):
             raise IllegalActionError(f"a play is a string of rank letters ('' for pass), got {value!r}")
         try:
-            return parse_move(value, self.rules, self._follow)
+            return parse_move(value, self.rules, self._follow, self.deals[-1].wild)
         except ValueError as error:
             raise IllegalActionError(str(error)) from None
 
@@ -367,3 +401,13 @@ class DouDizhuState(State):
             record["result"] = self.result()
         return record
 
+
+
+def _check_wild(deal: Deal, rules: DouDizhuRules) -> None:
+    """A deal's wild ranks must be what its ruleset draws: none in the classic game, ``wild_ranks`` in 癞子."""
+    if len(deal.wild) != rules.wild_count:
+        if not rules.laizi:
+            raise RecordError(f"this deal has wild ranks ({format_cards(_ranks(deal.wild))}): it needs the 癞子 "
+                              f"rules (\"laizi\": true)")
+        raise RecordError(f"癞子 rules with {rules.wild_ranks} wild rank(s) need a deal with as many, got "
+                          f"{len(deal.wild)} (a deal of the classic game?)")
