@@ -50,12 +50,12 @@ def _options(version: Annotated[bool, typer.Option("--version", callback=_print_
     """Options before any command."""
 
 
-RulesOption = Annotated[str | None, typer.Option(help='Ruleset options as JSON, e.g. \'{"bomb_as_kickers": true}\'.')]
+RulesOption = Annotated[str | None, typer.Option(help='Ruleset options as JSON, e.g. \'{"bomb_as_kickers": true}\'; '
+                                                     'DouDizhu also a preset: laizi (癞子), tiandi (two wild ranks).')]
 
 
 def _doudizhu_rules(mode: str, rules_json: str | None) -> DouDizhuRules:
-    options = json.loads(rules_json) if rules_json else {}
-    return DouDizhuRules.from_json({"mode": mode, **options})
+    return DouDizhuRules.from_text(rules_json, mode)  # type: ignore[arg-type]
 
 
 @app.command()
@@ -218,14 +218,17 @@ def eval_doudizhu(
     bidding: Annotated[str, typer.Option(help="rules (each agent's own bids) or learned (every agent bids with "
                                               "the learned bid model, learned-bid:AGENT; --mode full only).")]
     = "rules",
+    rules: RulesOption = None,
 ) -> None:
     """Role-swapped duplicate evaluation of A against B: WP and ADP per role with 95 % intervals."""
     from paiju.agents.bidding.cli import with_bidding
     from paiju.eval.doudizhu import DouDizhuEvalConfig, evaluate_doudizhu
 
     agent_a, agent_b = with_bidding(agent_a, bidding, mode), with_bidding(agent_b, bidding, mode)
+    options = {k: v for k, v in _doudizhu_rules(mode, rules).to_json().items() if k != "mode"}
     config = DouDizhuEvalConfig(agent_a=agent_a, agent_b=agent_b, decks=decks, mode=mode, seed=seed,
-                                workers=workers, protocol=protocol, backend=backend, address=address)
+                                workers=workers, protocol=protocol, backend=backend, address=address,
+                                rules=options)
     _report(evaluate_doudizhu(config, progress=True), out)
 
 

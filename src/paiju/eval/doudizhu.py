@@ -48,7 +48,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any, Literal
 
@@ -101,14 +101,21 @@ class DouDizhuEvalConfig:
     """``local`` (processes here) or ``ray`` (Ray tasks, here or on a cluster); the results do not depend on it."""
     address: str | None = None
     """Ray: the address of a cluster started with ``ray start`` (``None``: a local Ray instance)."""
+    rules: dict[str, Any] = field(default_factory=dict)
+    """Ruleset options but the mode (``DouDizhuRules``; ``{"laizi": true}``: 癞子)."""
 
     def __post_init__(self) -> None:
         check_config(self, agents=("agent_a", "agent_b"), counts=("decks", "workers"))
+        _ = self.ruleset  # refuses unknown or ill-typed options
         Parallelism.of(self)  # refuses an unknown backend, or an address without Ray
         if self.mode not in ("research", "full"):
             raise PaijuError(f"unknown DouDizhu mode {self.mode!r}; use 'research' or 'full'")
         if self.protocol not in PROTOCOLS:
             raise PaijuError(f"unknown evaluation protocol {self.protocol!r}; use {' or '.join(PROTOCOLS)}")
+
+    @property
+    def ruleset(self) -> DouDizhuRules:
+        return DouDizhuRules.from_json({**self.rules, "mode": self.mode})
 
     def spec(self, label: str) -> str:
         """The agent spec playing under ``label`` ("A" or "B")."""
@@ -275,8 +282,9 @@ class DouDizhuEvalReport:
 
     def _results_table(self) -> Table:
         config = self.config
-        table = Table(title=f"DouDizhu {config.mode}, {config.protocol}: {config.decks} decks, {self.games} games, "
-                            f"seed {config.seed}",
+        variant = "癞子 " if config.ruleset.laizi else ""
+        table = Table(title=f"DouDizhu {variant}{config.mode}, {config.protocol}: {config.decks} decks, "
+                            f"{self.games} games, seed {config.seed}",
                       caption="95 % intervals with decks as independent groups: WP Wilson, ADP t")
         for column in ("agent", "role", "games", "WP [95 % CI]", "ADP [95 % CI]"):
             table.add_column(column, justify="left" if column in ("agent", "role") else "right")
@@ -359,7 +367,7 @@ def check_agent(spec: str, place: str) -> None:
 def _play_decks(config: DouDizhuEvalConfig, decks: range) -> list[list[GameOutcome]]:
     """Every game of each deck in ``decks`` (runs in a worker process)."""
     game = load_game(DouDizhu.name)
-    rules = DouDizhuRules(mode=config.mode)
+    rules = config.ruleset
     return [_play_deck(config, game, rules, deck) for deck in decks]
 
 

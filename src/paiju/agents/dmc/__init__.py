@@ -2,8 +2,9 @@
 every legal action.
 
 Agent names: ``dmc`` plays the networks shipped with paiju for the game (``weights/<game>.pt``, with how
-they were trained in ``weights/README.md``); ``dmc:PATH`` those in a model file or a training folder
-(``paiju train dmc --out DIR``, which keeps its latest networks in ``DIR/model.pt``).
+they were trained in ``weights/README.md``; 癞子 DouDizhu: ``weights/doudizhu_laizi.pt``);
+``dmc:PATH`` those in a model file or a training folder (``paiju train dmc --out DIR``, which keeps its latest
+networks in ``DIR/model.pt``).
 Modules: ``models`` (networks), ``douzero_features`` and ``danzero_features`` (DouZero's and DanZero's encoders),
 ``adapters`` (each game's roles, features, returns), ``weights`` (model files), ``agent`` (the player). Training:
 ``paiju.train.dmc`` (``paiju train dmc``). This package imports torch only when a
@@ -21,6 +22,10 @@ from paiju.core.errors import PaijuError
 if TYPE_CHECKING:
     from paiju.agents.dmc.agent import DMCAgent
     from paiju.agents.dmc.weights import DMCModels
+
+
+LAIZI = "doudizhu_laizi"
+"""The shipped 癞子 DouDizhu networks' file name (``weights/doudizhu_laizi.pt``): ``dmc`` plays them at 癞子 tables."""
 
 
 def models_at(argument: str, game: str, shipped: Path | None = None, kind: str = "DMC") -> DMCModels:
@@ -41,8 +46,12 @@ def make_dmc_agent(game: str):
 
     def factory(argument: str, seed: int) -> DMCAgent:
         from paiju.agents.dmc.agent import DMCAgent
+        from paiju.agents.dmc.weights import shipped_model_path
 
-        return DMCAgent(models_at(argument, game), seed)
+        variants = []
+        if game == "doudizhu" and not argument:
+            variants.append(lambda: models_at("", game, shipped_model_path(LAIZI)))
+        return DMCAgent(models_at(argument, game), seed, variants=variants)
 
     return factory
 

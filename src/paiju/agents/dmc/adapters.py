@@ -9,7 +9,8 @@ are small integers (card counts, one-hots, -1 flags), so samples travel and are 
   — on paiju's DouZero encoder (``paiju.agents.dmc.douzero_features``). Self-play uses research mode (seat 0 is
   the landlord, no bidding); bids are made by the ``rules`` player's bid module. Return of every step of a
   seat: the objective ``wp`` gives +1 / -1 for a win / loss, ``adp`` the seat's payoff (landlord ±2, peasant
-  ±1, doubled per bomb or rocket: paiju's research scoring).
+  ±1, doubled per bomb or rocket: paiju's research scoring). Features ``laizi`` train on 癞子 DouDizhu instead
+  (``paiju.agents.dmc.laizi_features``: DouZero's plus the wild ranks and what each play's wild cards stand for).
 - **GuanDan** (DanZero): one network shared by all seats, on the 513 + 54 features of the paper (``paper``) or, by
   default, on those and paiju's two blocks, who played the play to beat and the hand each action leaves (``plus``:
   516 + 174; ``paiju.agents.dmc.danzero_features``); tribute and return are decided by the ``rules`` player's
@@ -31,6 +32,7 @@ from torch import nn
 
 from paiju.agents.dmc import danzero_features as guandan_features
 from paiju.agents.dmc import douzero_features as doudizhu_features
+from paiju.agents.dmc import laizi_features
 from paiju.agents.dmc.models import FeatureQNet, HistoryQNet, ModelConfig
 from paiju.agents.rules import DouDizhuRulesAgent
 from paiju.agents.rules.guandan import GuanDanRulesAgent
@@ -79,6 +81,10 @@ class DMCAdapter(ABC):
     def role(self, observation: Any) -> str | None:
         """The network deciding this observation's move; ``None`` for decisions left to ``fallback``."""
 
+    def accepts(self, observation: Any) -> bool:
+        """Whether the networks of this encoder can play the game ``observation`` is from (its ruleset)."""
+        return True
+
     @abstractmethod
     def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
         """Features of every legal action of the decision."""
@@ -103,25 +109,34 @@ class DMCAdapter(ABC):
 class DouDizhuAdapter(DMCAdapter):
     game = "doudizhu"
     roles = ("landlord", "down", "up")
-    features = "paper"
+
+    def __init__(self, features: str) -> None:
+        self.features = features
+        self.laizi = features == "laizi"
+        self.encoder = laizi_features if self.laizi else doudizhu_features
+        self.action_size = laizi_features.ACTION if self.laizi else doudizhu_features.CARD_ROW
 
     def role(self, observation: Any) -> str | None:
         return observation.position if observation.phase == "play" else None
 
+    def accepts(self, observation: Any) -> bool:
+        """Classic networks play the classic game, 癞子 networks 癞子."""
+        return bool(observation.rules.laizi) == self.laizi
+
     def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
-        features = doudizhu_features.encode(observation, legal)
-        state_size = features.x.shape[1] - doudizhu_features.CARD_ROW
+        features = self.encoder.encode(observation, legal)
+        state_size = features.x.shape[1] - self.action_size
         return Decision(features.x[0, :state_size], features.x[:, state_size:], {"z": features.z})
 
     def network(self, role: str, config: ModelConfig) -> nn.Module:
-        x_size = doudizhu_features.LANDLORD_X if role == "landlord" else doudizhu_features.PEASANT_X
+        x_size = self.encoder.LANDLORD_X if role == "landlord" else self.encoder.PEASANT_X
         return HistoryQNet(x_size, config)
 
     def fallback(self, seed: int) -> Agent:
         return DouDizhuRulesAgent(seed)
 
     def selfplay_rules(self) -> Any:
-        return DouDizhuRules(mode="research")
+        return DouDizhuRules(mode="research", laizi=self.laizi)
 
     def step_return(self, final: State, seat: int, deal: int, objective: Objective) -> float:
         payoff = final.payoffs()[seat]
@@ -162,10 +177,10 @@ class GuanDanAdapter(DMCAdapter):
         return value
 
 
-FEATURES: dict[str, tuple[str, ...]] = {"doudizhu": ("paper",), "guandan": ("plus", "paper")}
+FEATURES: dict[str, tuple[str, ...]] = {"doudizhu": ("paper", "laizi"), "guandan": ("plus", "paper")}
 """Each game's encoders, its default first."""
 ADAPTERS: dict[tuple[str, str], DMCAdapter] = {
-    ("doudizhu", "paper"): DouDizhuAdapter(),
+    **{("doudizhu", features): DouDizhuAdapter(features) for features in FEATURES["doudizhu"]},
     **{("guandan", features): GuanDanAdapter(features) for features in FEATURES["guandan"]},
 }
 GAMES = tuple(FEATURES)

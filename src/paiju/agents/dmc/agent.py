@@ -3,7 +3,9 @@
 A file written by ``paiju train ppo`` (GuanDan) holds a policy: its scores are logits × τ, not Q-values, and its
 metadata says so (``meta["scores"]``, which ``scale`` reports); the greedy choice is the policy's most probable
 play. Decisions no network makes (DouDizhu bids, GuanDan tribute and return) go to the game's heuristic player
-(``DMCAdapter.fallback``). With ``epsilon > 0`` it explores as DMC's actors do: a uniformly random legal action
+(``DMCAdapter.fallback``). Networks play the ruleset they were trained on (``DMCAdapter.accepts``); ``variants``
+load those for other rulesets (the shipped ``dmc`` of DouDizhu: the classic game's and 癞子's), on first use. With
+``epsilon > 0`` it explores as DMC's actors do: a uniformly random legal action
 with probability ε (DouZero and DanZero: ε = 0.01). Inference runs on one thread: a decision is a batch of a
 few dozen rows, where more threads only add overhead (and oversubscribe the cores of parallel workers).
 """
@@ -11,7 +13,7 @@ few dozen rows, where more threads only add overhead (and oversubscribe the core
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
@@ -20,6 +22,7 @@ import torch
 from paiju.agents.dmc.adapters import Decision
 from paiju.agents.dmc.weights import DMCModels
 from paiju.core.agent import Agent, ScoredAction
+from paiju.core.errors import AgentError
 from paiju.core.game import Action
 
 
@@ -37,9 +40,11 @@ class DMCAgent(Agent):
     score_scale = ("the network's estimate of this seat's final score (points; win minus loss rate for networks "
                    "trained on wins)")
 
-    def __init__(self, models: DMCModels, seed: int = 0, epsilon: float = 0.0) -> None:
+    def __init__(self, models: DMCModels, seed: int = 0, epsilon: float = 0.0,
+                 variants: Sequence[Callable[[], DMCModels]] = ()) -> None:
         torch.set_num_threads(1)
         self.models = models
+        self.variants = list(variants)
         self.adapter = models.adapter
         if "scores" in models.meta:  # a policy trained by PPO: its scores are logits × τ, not Q-values
             self.score_scale = str(models.meta["scores"])
@@ -49,12 +54,27 @@ class DMCAgent(Agent):
         for network in models.networks.values():
             network.eval()
 
+    def models_for(self, observation: Any) -> DMCModels:
+        """The networks that play ``observation``'s ruleset; ``AgentError`` when there are none."""
+        if self.models.adapter.accepts(observation):
+            return self.models
+        for index, load in enumerate(self.variants):
+            models = load()
+            if models.adapter.accepts(observation):
+                for network in models.networks.values():
+                    network.eval()
+                self.variants[index] = lambda models=models: models  # type: ignore[misc]
+                return models
+        raise AgentError(f"these {self.models.game} networks ({self.models.config.features} features) were not "
+                         f"trained for the rules {observation.rules.to_json()}")
+
     def q_values(self, observation: Any, legal: Sequence[Action]) -> np.ndarray | None:
         """Q of each legal action, or ``None`` when no network makes this decision."""
         role = self.adapter.role(observation)
         if role is None:
             return None
-        return q_values(self.models.networks[role], self.adapter.encode(observation, legal))
+        models = self.models_for(observation)
+        return q_values(models.networks[role], models.adapter.encode(observation, legal))
 
     def act(self, observation: Any, legal: Sequence[Action]) -> Action:
         if len(legal) == 1:

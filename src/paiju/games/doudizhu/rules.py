@@ -10,6 +10,9 @@ from paiju.core.ruleset import Ruleset
 
 Mode = Literal["research", "full"]
 _LAIZI_OPTIONS = ("laizi", "wild_ranks", "bomb_multipliers")
+PRESETS: dict[str, dict[str, Any]] = {"classic": {}, "laizi": {"laizi": True},
+                                      "tiandi": {"laizi": True, "wild_ranks": 2}}
+"""Named rulesets: the classic game, 癞子 (one wild rank), 天地癞子 (two)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +65,19 @@ class DouDizhuRules(Ruleset):
             for key in _LAIZI_OPTIONS:
                 del options[key]
         return options
+
+    @classmethod
+    def from_text(cls, text: str | None, mode: Mode | None = None) -> DouDizhuRules:
+        """Rules from a named preset (``PRESETS``: ``laizi``, ``tiandi``) or options as JSON, in ``mode`` if given."""
+        import json
+
+        text = (text or "").strip()
+        try:
+            options = dict(PRESETS[text]) if text in PRESETS else json.loads(text) if text else {}
+        except json.JSONDecodeError as error:
+            raise PaijuError(f"DouDizhu rules are a preset ({', '.join(PRESETS)}) or options as JSON, got {text!r}: "
+                             f"{error}") from None
+        return cls.from_json(options | ({"mode": mode} if mode else {}))
 
     @property
     def wild_count(self) -> int:
