@@ -130,9 +130,15 @@ class DouDizhuEnv(CardGameEnv):
         "name": "paiju_doudizhu_v0", "render_modes": ["human", "ansi"], "is_parallelizable": False}
     game_name = "doudizhu"
     action_count = ACTION_COUNT
+    laizi = False
+    """Whether this environment plays 癞子 (``doudizhu_laizi_aec``) rather than the classic game."""
 
     def checked_rules(self, rules: Any) -> DouDizhuRules:
-        return _index_covers(super().checked_rules(rules))
+        checked = _index_covers(super().checked_rules(rules))
+        if checked.laizi != self.laizi:
+            raise PaijuError("the 癞子 rules (\"laizi\": true) are played by doudizhu_laizi_aec.env(), the classic "
+                             "game by doudizhu_aec.env()")
+        return checked
 
     def observation_high(self) -> np.ndarray:
         return np.concatenate([np.full(size, top, dtype=np.int8) for _, size, top in FIELDS])
