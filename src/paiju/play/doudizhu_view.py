@@ -1,4 +1,5 @@
-"""The DouDizhu table in the terminal: sorted hand, bids, public cards, last plays, cards left."""
+"""The DouDizhu table in the terminal: sorted hand, bids, public cards, last plays, cards left; under 癞子 rules the
+wild rank(s), and plays as what they stand for (``5558=5555``)."""
 
 from __future__ import annotations
 
@@ -22,26 +23,31 @@ class DouDizhuView:
             bids = ", ".join(f"seat {s}: {b or 'pass'}" for s, b in obs.bids) or "none yet"
             lines.append(f"Bidding. Bids so far: {bids}. Enter 0 (pass), 1, 2 or 3.")
         else:
-            lines.append(f"Public cards: {format_cards(obs.public or ())}   multiplier x{obs.multiplier}")
+            wild = f"   wild: {format_cards([int(r in obs.wild) for r in range(15)])}" if obs.wild else ""
+            lines.append(f"Public cards: {format_cards(obs.public or ())}   multiplier x{obs.multiplier}{wild}")
             left = "  ".join(f"{_seat_name(s, obs.seat, obs.landlord)}: {n}" for s, n in enumerate(obs.cards_left))
             lines.append(f"Cards left: {left}")
             recent = obs.history[-2:]
             if recent:
                 lines.append("Last plays: " + "  ".join(
-                    f"{_seat_name(s, obs.seat, obs.landlord)}: {m.cards or 'pass'}" for s, m in recent))
+                    f"{_seat_name(s, obs.seat, obs.landlord)}: {m.notation or 'pass'}" for s, m in recent))
             if obs.follow is not None:
-                lines.append(f"To beat: {obs.follow.cards} ({obs.follow.category.label}) "
+                lines.append(f"To beat: {obs.follow.notation} ({obs.follow.label}) "
                              f"from {_seat_name(obs.follow_seat or 0, obs.seat, obs.landlord)}")
             else:
                 lines.append("You lead: play any combination.")
         lines.append(f"Your hand: {' '.join(format_cards(obs.hand))}")
         lines.append("Type cards like 33344 (T = ten, B/R = small/big joker), 'pass', 'hint' or 'quit'.")
+        if obs.wild:
+            wild, base = format_cards([int(r == obs.wild[0]) for r in range(15)]), "3" if obs.wild[0] else "4"
+            lines.append(f"Wild cards stand for their own rank unless you say what they stand for: "
+                         f"{base * 3}{wild}={base * 4} plays {base} {base} {base} and a wild {wild} as four {base}s.")
         return "\n".join(lines)
 
     def describe(self, state: DouDizhuState, seat: int, action: object) -> str:
         name = f"seat {seat}" + (f" ({position_of(seat, state.landlord)})" if state.landlord is not None else "")
         if isinstance(action, Move):
-            return f"{name}: {'pass' if action.is_pass else action.cards + ' (' + action.category.label + ')'}"
+            return f"{name}: {'pass' if action.is_pass else action.notation + ' (' + action.label + ')'}"
         return f"{name} bids {action or 'pass'}"
 
     def result(self, state: DouDizhuState, human: int) -> str:
