@@ -19,6 +19,14 @@ run by run so that drift in the machine's speed touches all of them alike):
   ``features.encode``. DouZero: ``douzero.env.env.Env`` (its training environment, ``get_obs`` at every
   step) on its own numpy-seeded deals.
 
+The 癞子 (wild-card) rules (``DouDizhuRules(laizi=True)``, research mode, one wild rank drawn with each deal) are
+measured beside the classic game as the engine ``paiju_laizi`` of two workloads, so that the ratio ``paiju /
+paiju_laizi`` is the classic game's speed over 癞子's:
+
+- ``random_games``: as above, 癞子 games from the same seeds.
+- ``legal_moves``: calls/s of ``wild.legal_moves(hand, follow, wild, rules)`` on ``--states`` 癞子 positions taken
+  as the classic ones are (a random decision of the random 癞子 game dealt from ``seed + i``).
+
 With ``--compare`` and OpenSpiel (``pyspiel``) importable, two more workloads under OpenSpiel's plays (paiju's
 ``DouDizhuRules(no_four_with_two=True)``; the few differences left are in ``openspiel_doudizhu``):
 
@@ -48,9 +56,10 @@ import openspiel_doudizhu
 import paiju
 from common import BenchmarkConfig, Workload, importable, until
 from paiju.agents.dmc.douzero_features import encode
-from paiju.games.doudizhu import DouDizhuObservation, DouDizhuRules, Move, legal_moves
+from paiju.games.doudizhu import DouDizhuObservation, DouDizhuRules, Move, legal_moves, wild
 
 RULES = DouDizhuRules()
+LAIZI = DouDizhuRules(laizi=True)
 OPENSPIEL_FULL_RULES = DouDizhuRules(mode="full", no_four_with_two=True)
 DOUZERO_CARDS = (3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 17, 20, 30)
 UNITS = {"random_games": "games/s", "legal_moves": "calls/s", "encodings": "calls/s", "encoded_games": "games/s",
@@ -140,6 +149,19 @@ def paiju_legal_moves(positions: list[Position], rules: DouDizhuRules = RULES) -
 
         return until(seconds, call)
 
+    return run
+
+
+def laizi_legal_moves(positions: list[Position]) -> Workload:
+    """癞子 legal-move generation (``wild.legal_moves``, compiled when built) on 癞子 positions."""
+    def run(seconds: float) -> float:
+        cursor = itertools.cycle(positions)
+
+        def call() -> int:
+            position = next(cursor)
+            wild.legal_moves(position.hand, position.follow, position.observation.wild, LAIZI)
+            return 1
+        return until(seconds, call)
     return run
 
 
@@ -381,9 +403,11 @@ def openspiel_legal_moves(states: list[Any]) -> Workload:
 def workloads(config: BenchmarkConfig) -> dict[str, dict[str, Workload]]:
     """Workload name -> engine name -> workload, for the engines this run measures."""
     positions = mid_game_positions(config.states, config.seed)
+    laizi_positions = [mid_game_position(number, LAIZI) for number in range(config.seed, config.seed + config.states)]
     table: dict[str, dict[str, Workload]] = {
-        "random_games": {"paiju": paiju_games(config.seed, encoded=False)},
-        "legal_moves": {"paiju": paiju_legal_moves(positions)},
+        "random_games": {"paiju": paiju_games(config.seed, encoded=False),
+                         "paiju_laizi": paiju_games(config.seed, encoded=False, rules=LAIZI)},
+        "legal_moves": {"paiju": paiju_legal_moves(positions), "paiju_laizi": laizi_legal_moves(laizi_positions)},
         "encodings": {"paiju": paiju_encodings(positions)},
         "encoded_games": {"paiju": paiju_games(config.seed, encoded=True)},
     }
@@ -410,7 +434,10 @@ def details(config: BenchmarkConfig) -> dict[str, Any]:
     """Plays per legal-move call on the benchmark's positions, per engine (both list the same plays); with
     OpenSpiel, the same on its positions, the games skipped, and where the two engines' plays differ."""
     positions = mid_game_positions(config.states, config.seed)
-    per_call = {"paiju": statistics.mean(len(legal_moves(p.hand, p.follow, RULES)) for p in positions)}
+    laizi_positions = [mid_game_position(number, LAIZI) for number in range(config.seed, config.seed + config.states)]
+    per_call = {"paiju": statistics.mean(len(legal_moves(p.hand, p.follow, RULES)) for p in positions),
+                "paiju_laizi": statistics.mean(len(wild.legal_moves(p.hand, p.follow, p.observation.wild, LAIZI))
+                                               for p in laizi_positions)}
     if config.compare and importable("douzero.env.game"):
         generate = douzero_generator()
         per_call["douzero"] = statistics.mean(
