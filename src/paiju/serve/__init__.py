@@ -9,15 +9,18 @@ HTTP (JSON; refusals are ``{"detail": "message naming the problem"}``)
 
 ==========================================  ==========================================================
 ``GET /``, ``GET /static/...``              the lobby page and the front end's files
-``GET /api/games``                          ``{"games": {name: {"num_players", "agents", "default_rules"}}}``
+``GET /api/games``                          ``{"games": {name: {"num_players", "agents", "default_rules",
+                                            "variants": {name: {"label", "rules", "default_rules", "agents",
+                                            ...}}}}}``: each rule variant's options and the agents that play it
 ``POST /api/tables``                        ``{"game", "rules"?, "seed"?, "seats": ["human" | "open" | AGENT]}``
                                             → 201 ``{"table_id", "game", "seats": [{"seat", "kind", "agent"?,
                                             "token"?}]}``, a token for each ``human`` seat; 400 unknown game,
-                                            bad rules, wrong seat count, unknown agent, a seed with open
-                                            seats; 422 wrong shape; 429 this client's limits; 503 server full
+                                            bad rules, wrong seat count, unknown agent (or one that does not
+                                            play the rules' variant), a seed with open seats; 422 wrong
+                                            shape; 429 this client's limits; 503 server full
 ``POST /api/tables/{id}/seats/{seat}``      reserve an open seat → ``{"token"}``; 404 unknown table or seat;
                                             409 seat taken, not open, or the game begun; 429 client limits
-``GET /api/tables``                         the lobby: ``{"tables": [{"table_id", "game", "status", "seats":
+``GET /api/tables``                         the lobby: ``{"tables": [{"table_id", "game", "ruleset", "status", "seats":
                                             [{"seat", "kind", "agent"?, "connected", "reserved"?}],
                                             "created", "bot_delay", "watchable"}]}``, newest first
 ``GET /api/tables/{id}/frames?since=N``     watch a table of bots alone while it plays: ``{"game", "seats",
@@ -27,8 +30,8 @@ HTTP (JSON; refusals are ``{"detail": "message naming the problem"}``)
                                             403 a table with a person, open or network seat (its hands stay
                                             hidden; its replay opens when it ends); 404 unknown table; 400
                                             ``since`` past the frames made; 422 ``since`` not an int >= 0
-``GET /api/records?limit=50``               finished games, newest first: ``[{"record_id", "game", "seats",
-                                            "result", "finished"}]`` (limit 1-500)
+``GET /api/records?limit=50``               finished games, newest first: ``[{"record_id", "game", "ruleset",
+                                            "seats", "result", "finished"}]`` (limit 1-500)
 ``GET /api/records/{id}``                   the paiju JSON record
 ``GET /api/records/{id}/frames``            replay frames, every hand face up (``paiju.serve.replay_frames``;
                                             made once per record off the event loop, then cached)
@@ -37,8 +40,10 @@ HTTP (JSON; refusals are ``{"detail": "message naming the problem"}``)
 Any body over ``max_bytes`` (64 KiB) gets 413 unread (``paiju.serve.limits``).
 
 Agents offered as bots are the built-in agents (``paiju.agents.agent_names``) except ``ext:``: the server
-never starts a program named over the network. A table's status goes ``waiting`` (until every human and
-open seat's token holder has connected once) → ``playing`` → ``finished`` or ``aborted``.
+never starts a program named over the network. Rule variants (``paiju.serve.variants``: 癞子 DouDizhu, rules
+``{"laizi": true}``) are offered with the agents that play them, and their games are stored and rated under the
+variant's name (``ruleset``: ``laizi``; ``null`` for a game's classic rules). A table's status goes ``waiting``
+(until every human and open seat's token holder has connected once) → ``playing`` → ``finished`` or ``aborted``.
 
 Seat websocket: ``/ws/tables/{id}?token=TOKEN``
 ===============================================

@@ -49,9 +49,10 @@ ADVISERS = {"doudizhu": ("search", "deeprocket", "perfectdou", "dmc", "rules"), 
 BENCHMARKS.md, "Search against the rule bots"), else the best shipped network, else the rule bot."""
 
 
-def adviser(game: str) -> str | None:
-    """The strongest offered agent of ``ADVISERS[game]`` (the first offered agent for another game)."""
-    offered = offered_agents(game)
+def adviser(game: str, offered: Sequence[str] | None = None) -> str | None:
+    """The strongest offered agent of ``ADVISERS[game]`` (the first offered agent for another game); ``offered``:
+    the agents to choose among (default: every one offered for ``game``)."""
+    offered = offered_agents(game) if offered is None else offered
     return next((name for name in ADVISERS.get(game, ()) if name in offered), offered[0] if offered else None)
 
 

@@ -28,6 +28,7 @@ from paiju.serve.replay_frames import FrameCache
 from paiju.serve.seats import SeatKind
 from paiju.serve.store import GameStore, RecordNotFound
 from paiju.serve.tables import HandsHidden, SeatNotFound, SeatUnavailable
+from paiju.serve.variants import VARIANTS, variant_json
 
 MAX_RECORDS_LISTED = 500
 NAME_CHARS = 64
@@ -95,12 +96,15 @@ def games_router() -> APIRouter:
     @router.get("/games")
     def games() -> dict[str, Any]:
         """Every game with its seat count, the agents offered as bots (with a line on each), the adviser Hint asks,
-        the bot a new table's seats start with (``null``: the page's quick choice) and its default rules."""
+        the bot a new table's seats start with (``null``: the page's quick choice), its default rules, and its rule
+        variants by name (``paiju.serve.variants``: the same for each, and the options that make it)."""
         return {"games": {name: {"num_players": load_game(name).num_players, "agents": offered_agents(name),
                                  "descriptions": {agent: DESCRIPTIONS[agent] for agent in offered_agents(name)
                                                   if agent in DESCRIPTIONS},
                                  "adviser": adviser(name), "table_bot": table_bot(name),
-                                 "default_rules": load_game(name).default_rules().to_json()}
+                                 "default_rules": load_game(name).default_rules().to_json(),
+                                 "variants": {variant.name: variant_json(name, variant)
+                                              for variant in VARIANTS.get(name, ())}}
                           for name in game_names()}}
 
     return router

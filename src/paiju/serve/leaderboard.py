@@ -1,12 +1,13 @@
 """The arena's leaderboard: a rating of every agent, person and network bot over the finished games it played.
 
 Ratings are OpenSkill's Plackett-Luce model (Weng & Lin 2011, the ``openskill`` library), one table per game
-(skill at DouDizhu says little about Gongzhu). Each finished game is one match between *sides*: the seats with
-the same payoff (DouDizhu's landlord alone against the two peasants; GuanDan's and Gongzhu's partners), ranked
-by payoff, equal payoffs tied. A name that sits on two sides of one game (``rules`` against ``rules``, a ladder
-bot with ``random`` for partner against two more ``random``) learns nothing from it and keeps its rating; the game
-still counts as played, and the others in it are rated against that name as it stands. A side's members are its
-distinct names.
+(skill at DouDizhu says little about Gongzhu), and one per rule variant (``paiju.serve.variants``: 癞子 DouDizhu's
+games on ``doudizhu/laizi``, apart from the classic games on ``doudizhu``). Each finished game is one match
+between *sides*: the seats with the same payoff (DouDizhu's landlord alone against the two peasants; GuanDan's and
+Gongzhu's partners), ranked by payoff, equal payoffs tied. A name that sits on two sides of one game (``rules``
+against ``rules``, a ladder bot with ``random`` for partner against two more ``random``) learns nothing from it and
+keeps its rating; the game still counts as played, and the others in it are rated against that name as it stands.
+A side's members are its distinct names.
 
 Shown per name: the rating as the ordinal μ − 3σ (a conservative estimate: 99.7 % of the belief lies above it),
 μ and σ, games played, games its side won (a positive payoff), and its mean payoff per game.
@@ -30,6 +31,7 @@ from typing import Any
 from openskill.models import PlackettLuce, PlackettLuceRating
 
 from paiju.serve.store import GameStore
+from paiju.serve.variants import board_name
 
 
 @dataclass
@@ -87,7 +89,8 @@ class Leaderboard:
                 self.rated += 1
 
     def _rate(self, summary: dict[str, Any]) -> None:
-        board = f"{summary['game']}/{summary['ladder']}" if self.ladder else summary["game"]
+        board = f"{summary['game']}/{summary['ladder']}" if self.ladder else board_name(summary["game"],
+                                                                                          summary["ruleset"])
         table = self.tables.setdefault(board, GameTable())
         seats, payoffs = summary["seats"], summary["result"]["payoffs"]
         for name, payoff in zip(seats, payoffs, strict=True):
@@ -120,7 +123,8 @@ class Leaderboard:
         return table.standings[name]
 
     def standings(self, board: str) -> list[dict[str, Any]]:
-        """One game's standings (ladder: ``game/ruleset``), best rating first, brought up to date."""
+        """One board's standings (a game, ``game/variant``; ladder: ``game/ruleset``), best rating first, brought up
+        to date."""
         self.refresh()
         with self.lock:
             return _ranked(self.tables.get(board, GameTable()))

@@ -39,6 +39,7 @@ from paiju.serve.seats import Seat, SeatKind, new_token
 from paiju.serve.settings import ServeSettings
 from paiju.serve.store import GameStore
 from paiju.serve.tables import LadderTerms, Table, TableStatus
+from paiju.serve.variants import playing_agents, variant_of
 
 ENDED_TABLE_LIFETIME = 600.0
 WAITING_TABLE_LIFETIME = 3600.0
@@ -96,7 +97,9 @@ class Lobby:
         ruleset = game.default_rules() if rules is None else game.rules_from_json(rules)
         if len(seats) != game.num_players:
             raise PaijuError(f"{game.name} is played by {game.num_players} seats, got {len(seats)}")
-        seat_list = [self._seat(game.name, number, spec, client) for number, spec in enumerate(seats)]
+        agents = await asyncio.to_thread(playing_agents, game.name, ruleset.to_json())
+        seat_list = [self._seat(game.name, number, spec, client, agents, ruleset.to_json())
+                     for number, spec in enumerate(seats)]
         if seed is not None and any(seat.kind is SeatKind.OPEN for seat in seat_list):
             raise FixedDealRefused("a chosen seed tells the table's creator every hand: it is accepted only "
                                    "when no seat is open; leave out the seed to have the deal drawn at random")
@@ -129,7 +132,7 @@ class Lobby:
                 seat = Seat(number, SeatKind.LADDER, player=name)
                 seat.hand_out(new_token(), f"ladder:{name}")
             else:
-                seat = self._seat(game.name, number, name, "")
+                seat = self._seat(game.name, number, name, "", offered_agents(game.name))
             seats.append(seat)
         self._check_table_caps(None)
         seed = secrets.randbits(SEED_BITS)
@@ -240,16 +243,22 @@ class Lobby:
         self._creators.pop(table.table_id, None)
 
     @staticmethod
-    def _seat(game: str, number: int, spec: str, client: str) -> Seat:
+    def _seat(game: str, number: int, spec: str, client: str, agents: list[str],
+              rules: dict[str, Any] | None = None) -> Seat:
+        """Seat ``number`` as ``spec`` asks; a bot must be one of ``agents`` (those that play the table's ``rules``)."""
         if spec == SeatKind.HUMAN:
             seat = Seat(number, SeatKind.HUMAN)
             seat.hand_out(new_token(), client)
             return seat
         if spec == SeatKind.OPEN:
             return Seat(number, SeatKind.OPEN)
-        if spec not in offered_agents(game):
+        if spec in offered_agents(game) and spec not in agents:
+            variant = variant_of(game, rules or {})
+            named = f"the {variant.name} rules of {game}" if variant else f"these {game} rules"
+            raise PaijuError(f"seat {number}: {spec!r} does not play {named}; the agents that do: {', '.join(agents)}")
+        if spec not in agents:
             raise PaijuError(f"seat {number}: {spec[:40]!r} is neither \"human\", \"open\" nor a {game} agent "
-                             f"({', '.join(offered_agents(game))})")
+                             f"({', '.join(agents)})")
         return Seat(number, SeatKind.BOT, agent=spec)
 
     @staticmethod

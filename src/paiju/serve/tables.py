@@ -45,13 +45,14 @@ from paiju.core.errors import PaijuError
 from paiju.core.game import JSON, Action, Game, Observation
 from paiju.eval.seeds import derive_seed
 from paiju.serve import protocol
-from paiju.serve.bots import explain_candidates, offered_agents
+from paiju.serve.bots import explain_candidates
 from paiju.serve.protocol import ActionAnswer, ExplainRequest, Message, ProtocolError
 from paiju.serve.replay_frames import LiveFrames
 from paiju.serve.seats import Seat, SeatConnection, SeatKind, new_token
 from paiju.serve.settings import ServeSettings
 from paiju.serve.store import GameStore
 from paiju.serve.table_texts import TableTexts
+from paiju.serve.variants import playing_agents, ruleset_name
 
 ABORTED_MESSAGE = "the table was stopped by a server error; the game was not stored"
 ABANDONED_REASON = "every player left the table; the game was not stored"
@@ -133,6 +134,10 @@ class Table:
         self.state = game.new_state(seed, rules)
         self._texts = TableTexts(self.state)
         self.rules_json: Message = self.state.to_record()["rules"]
+        self.ruleset = ruleset_name(game.name, self.rules_json)
+        """The rule variant's name (``paiju.serve.variants``), stored with the game; ``None``: the classic rules."""
+        self.agents = playing_agents(game.name, self.rules_json)
+        """The agents that play these rules: those an explain request may ask."""
         self.status = TableStatus.WAITING
         self.created = datetime.now(UTC).isoformat(timespec="seconds")
         self.opened_at = time.monotonic()
@@ -173,8 +178,9 @@ class Table:
                 seat.connection.close(code, reason)
 
     def lobby_json(self) -> Message:
-        """``{"table_id", "game", "status", "seats", "created", "bot_delay", "watchable"}`` as the lobby lists it."""
-        return {"table_id": self.table_id, "game": self.game.name, "status": self.status.value,
+        """``{"table_id", "game", "ruleset", "status", "seats", "created", "bot_delay", "watchable"}`` as the lobby
+        lists it."""
+        return {"table_id": self.table_id, "game": self.game.name, "ruleset": self.ruleset, "status": self.status.value,
                 "seats": [seat.lobby_json() for seat in self.seats], "created": self.created,
                 "bot_delay": self.bot_delay, "watchable": self.watchable}
 
@@ -298,14 +304,30 @@ class Table:
             if legal_value == value and canonical_json(legal_value) == wanted:
                 pending.answer.set_result(action)
                 return
-        raise ProtocolError(f"action {quote(wanted)} is not one of the {len(pending.legal)} legal actions")
+        refusal = f"action {quote(wanted)} is not one of the {len(pending.legal)} legal actions"
+        raise ProtocolError(f"{refusal}{self._why_refused(pending, value)}")
+
+    def _why_refused(self, pending: PendingAct, value: JSON) -> str:
+        """What the engine says of an answer that is no legal action's JSON (``": "`` and its reason, ``"; ..."`` and
+        the legal spelling of a legal action written otherwise), or ``""`` when it says nothing more."""
+        try:
+            action = self.state.action_from_json(value)
+            if action in pending.legal:
+                spelled = pending.legal_json[pending.legal.index(action)]
+                return f"; that play is written {quote(canonical_json(spelled))}"
+            self.state.clone().apply(action, seat=pending.seat)
+        except PaijuError as error:
+            return f": {error}"
+        except Exception:  # whatever else a reader raises, the refusal stands without a reason
+            return ""
+        return ""
 
     def _explain(self, seat: Seat, connection: SeatConnection, agent: str) -> None:
         """Start answering an explain request in a worker thread, on a copy of the state."""
         self._pending_for(seat)
-        if agent not in offered_agents(self.game.name):
-            raise ProtocolError(f"unknown agent {agent!r} for {self.game.name}; "
-                                f"known: {', '.join(offered_agents(self.game.name))}")
+        if agent not in self.agents:
+            rules = f" under these rules ({self.ruleset})" if self.ruleset else ""
+            raise ProtocolError(f"unknown agent {agent!r} for {self.game.name}{rules}; known: {', '.join(self.agents)}")
         if seat.number in self._explaining:
             raise ProtocolError(f"an explain request for seat {seat.number} is still being answered")
         self._explaining.add(seat.number)
@@ -415,7 +437,8 @@ class Table:
         await asyncio.to_thread(self._finish_bots, self.result)
         self.record_id = await asyncio.to_thread(  # a long game's record takes a while to build: off the loop too
             lambda: self.store.add_finished(self.game.name, [seat.name for seat in self.seats], self.state.to_record(),
-                                            self.result, None if self.ladder is None else self.ladder.ruleset))
+                                            self.result, None if self.ladder is None else self.ladder.ruleset,
+                                            self.ruleset))
         self.status, self.ended_at = TableStatus.FINISHED, time.monotonic()
         for seat in self.seats:
             self._send_end(seat)

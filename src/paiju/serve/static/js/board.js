@@ -1,7 +1,7 @@
 // The felt: every seat around the table with its name, tags, cards left, last play and (when shown) its hand.
 // Live tables and the replay viewer draw through the same function; only what they pass differs.
 
-import {cardElement, cardRow, hiddenStack} from "./cards.js";
+import {cardElement, cardRow, faceRow, hiddenStack} from "./cards.js";
 import {el} from "./dom.js";
 
 const POSITIONS = {3: ["bottom", "right", "left"], 4: ["bottom", "right", "top", "left"]};
@@ -19,9 +19,10 @@ export function sortedHand(game, cards, view) {
 function playElement(game, view, play, fresh = false) {
   if (!play) return el("div", {class: "seat-play empty", dataset: {testid: "last-play"}});
   const cards = game.actionCards(play.action);
-  const body = cards === null || game.isPass(play.action)
-    ? el("span", {class: "play-word"}, game.actionLabel(play.action))
-    : cardRow(cards, (card) => game.face(card, view), "table");
+  let body;
+  if (cards === null || game.isPass(play.action)) body = el("span", {class: "play-word"}, game.actionLabel(play.action));
+  else if (game.playFaces) body = faceRow(game.playFaces(play.action, view), "table");
+  else body = cardRow(cards, (card) => game.face(card, view), "table");
   return el("div", {class: `seat-play${play.done ? " done" : ""}${fresh ? " fresh" : ""}`, dataset: {testid: "last-play"},
     title: game.actionLabel(play.action)}, body);
 }

@@ -1,4 +1,6 @@
-// Drawing cards. Each game describes a card by a face: {rank, suit, red, joker, wild}; this module draws it.
+// Drawing cards. Each game describes a card by a face: {rank, suit, red, joker, wild, wildMark, standsFor}
+// (wildMark: the word marking a wild card, "wild" unless given; standsFor: the rank a wild card stands for in a
+// play); this module draws it.
 
 import {el} from "./dom.js";
 
@@ -44,18 +46,22 @@ export function cardElement(card, face, {size = "table", index = null, selected 
   if (face.red) classes.push("red");
   if (face.joker) classes.push("joker");
   if (face.wild) classes.push("wild");
+  if (face.standsFor) classes.push("substituted");
   if (selected) classes.push("selected");
   const corner = face.joker
     ? el("span", {class: "corner"}, el("span", {class: "rank joker-text"}, "JOKER"))
     : el("span", {class: "corner"}, el("span", {class: "rank"}, face.rank),
       face.suit ? el("span", {class: "suit"}, SUIT_SYMBOLS[face.suit]) : null,
-      face.wild ? el("span", {class: "wild-mark"}, "wild") : null);
+      face.wild ? el("span", {class: "wild-mark"}, face.wildMark || "wild") : null);
   const pip = face.joker ? (face.red ? "★" : "☆") : SUIT_SYMBOLS[face.suit];
   return el("div", {
     class: classes.join(" "),
     title: face.title || card,
-    dataset: {testid: "card", card, ...(index === null ? {} : {index: String(index)})},
-  }, corner, pip ? el("span", {class: "pip"}, pip) : null);
+    dataset: {testid: "card", card, ...(index === null ? {} : {index: String(index)}),
+      ...(face.standsFor ? {standsFor: face.standsFor} : {})},
+  }, corner, pip ? el("span", {class: "pip"}, pip) : null,
+  face.standsFor ? el("span", {class: "stands-for", dataset: {testid: "stands-for"}},
+    `${face.rank}→${face.standsFor}`) : null);
 }
 
 /** A face-down stack standing for `count` hidden cards. */
@@ -66,5 +72,10 @@ export function hiddenStack(count) {
 
 /** A row of cards (a play, public cards, a shown hand). */
 export function cardRow(cards, faceOf, size = "table") {
-  return el("div", {class: `card-row row-${size}`}, cards.map((card) => cardElement(card, faceOf(card), {size})));
+  return faceRow(cards.map((card) => ({card, face: faceOf(card)})), size);
+}
+
+/** A row of cards each drawn with its own face ([{card, face}]): a play whose wild cards stand for other ranks. */
+export function faceRow(faces, size = "table") {
+  return el("div", {class: `card-row row-${size}`}, faces.map(({card, face}) => cardElement(card, face, {size})));
 }

@@ -5,14 +5,16 @@
 const PHRASES = {
   // Lobby and pages
   "paiju arena": "牌局 竞技场", "New table": "新牌桌", "Game": "游戏", "Seats": "座位", "Rules": "规则",
-  "Seed": "种子", "Create the table and sit down": "开桌入座", "Tables": "牌桌", "Finished games": "已结束的牌局",
+  "Seed": "种子", "Variant": "玩法", "classic": "经典", "癞子 / wild card": "癞子",
+  "Create the table and sit down": "开桌入座", "Tables": "牌桌", "Finished games": "已结束的牌局",
   "Leaderboard": "排行榜", "← Lobby": "← 大厅", "Replay": "回放", "You": "你",
   "No table in progress.": "没有进行中的牌桌。", "No finished game yet.": "还没有结束的牌局。",
   // The table
   "Hint": "提示", "Clear": "清除", "Pass": "不出", "Play": "出牌", "Ask": "询问", "Ask an AI": "问问 AI",
   "Moves": "出牌记录", "Table": "牌桌", "Cards not seen": "未见的牌", "Show the card counter": "显示记牌器",
   "Hide the card counter": "隐藏记牌器", "connected": "已连接", "thinking…": "思考中…", "Game over": "游戏结束",
-  "Your turn: select cards.": "轮到你：选牌。", "You lead: play any combination.": "你先出：任意牌型。",
+  "Your turn: select cards.": "轮到你：选牌。",
+  "These cards can be played in several ways: choose one.": "这些牌有几种出法：选一种。", "You lead: play any combination.": "你先出：任意牌型。",
   "You lead: play any card.": "你先出：任意一张。", "The game is over.": "游戏结束。",
   // Results
   "You win": "你赢了", "You lose": "你输了", "A draw": "平局", "Seat": "座位", "Payoff": "得分",
@@ -46,6 +48,10 @@ const PHRASES = {
 };
 
 const TERMS = [
+  ["soft bomb of", "软炸"], ["wild bomb of", "纯癞子炸"], ["bomb of", "炸弹"], ["soft bomb", "软炸"],
+  ["wild bomb", "纯癞子炸"], ["trio of", "三张"], ["pairs of", "对"], ["pair of", "对"], ["four of", "四张"],
+  ["solo chain", "顺子"], ["solo", "单张"], ["pair chain", "连对"], ["plane", "飞机"], [" as ", " 当 "], ["Wild:", "癞子："],
+  ["one wild rank", "单癞子"], ["two wild ranks", "双癞子"], ["wild ranks", "癞子数"], ["癞子 / wild card", "癞子"],
   ["small joker", "小王"], ["big joker", "大王"], ["Landlord", "地主"], ["landlord", "地主"], ["peasants", "农民"],
   ["Peasant", "农民"], ["Bomb", "炸弹"], ["bomb", "炸弹"], ["rocket", "王炸"],
   ["Anti-tribute", "抗贡"], ["a sealed card", "一张暗牌"], ["Tribute", "进贡"],

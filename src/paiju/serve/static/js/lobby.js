@@ -5,6 +5,7 @@
 import {api, tokens} from "./api.js";
 import {el, fill} from "./dom.js";
 import {GAMES, preferredAgent} from "./games/index.js";
+import {rulesetLabel} from "./variants.js";
 
 const REFRESH_MS = 3000;
 /** Seconds the bots of a table created to be watched wait before each move, unless the form says otherwise. */
@@ -19,6 +20,11 @@ function ruleField(game, key, value) {
     const input = el("input", {type: "checkbox", dataset: {testid}});
     input.checked = value;
     return {input, read: () => input.checked};
+  }
+  if (Array.isArray(value)) {  // a list of numbers, written "2, 2, 2"
+    const input = el("input", {type: "text", dataset: {testid}});
+    input.value = value.join(", ");
+    return {input, read: () => input.value.split(",").map((item) => item.trim()).filter(Boolean).map(Number)};
   }
   if (choices) {
     const input = el("select", {dataset: {testid}}, choices.map((choice) => el("option", {value: String(choice)},
@@ -45,8 +51,10 @@ export class Lobby {
   constructor(root, gamesInfo) {
     this.gamesInfo = gamesInfo;
     this.games = Object.keys(gamesInfo).filter((name) => name in GAMES);
-    this.gameSelect = el("select", {dataset: {testid: "game-select"}, onchange: () => this.renderForm()},
+    this.gameSelect = el("select", {dataset: {testid: "game-select"}, onchange: () => this.renderVariants()},
       this.games.map((name) => el("option", {value: name}, GAMES[name].title)));
+    this.variantSelect = el("select", {dataset: {testid: "variant"}, onchange: () => this.renderForm()});
+    this.variantLabel = el("label", {}, "Variant ", this.variantSelect);
     this.seatArea = el("div", {class: "seat-choices"});
     this.rulesArea = el("div", {class: "rule-fields"});
     this.seedInput = el("input", {type: "number", placeholder: "random", dataset: {testid: "seed"}});
@@ -65,6 +73,7 @@ export class Lobby {
       el("div", {class: "lobby-grid"},
         el("section", {class: "panel new-table"}, el("h2", {}, "New table"),
           el("label", {}, "Game ", this.gameSelect),
+          this.variantLabel,
           el("h3", {}, "Seats"), this.seatArea,
           el("h3", {}, "Rules"), this.rulesArea,
           el("label", {}, "Seed ", this.seedInput),
@@ -73,7 +82,7 @@ export class Lobby {
           this.error),
         el("section", {class: "panel"}, el("h2", {}, "Tables"), this.tablesArea),
         el("section", {class: "panel"}, el("h2", {}, "Finished games"), this.recordsArea))));
-    this.renderForm();
+    this.renderVariants();
     this.refresh();
     this.timer = setInterval(() => this.refresh(), REFRESH_MS);
   }
@@ -82,9 +91,26 @@ export class Lobby {
     clearInterval(this.timer);
   }
 
+  /** The game's rule variants (癞子 DouDizhu), offered beside its classic rules when it has any. */
+  renderVariants() {
+    const variants = Object.entries(this.gamesInfo[this.gameSelect.value].variants || {});
+    fill(this.variantSelect, el("option", {value: ""}, "classic"),
+      variants.map(([name, variant]) => el("option", {value: name}, variant.label)));
+    this.variantSelect.value = "";
+    this.variantLabel.hidden = variants.length === 0;
+    this.renderForm();
+  }
+
+  /** The chosen variant's entry of GET /api/games (the game's own for its classic rules): agents, rules... */
+  chosenRules() {
+    const info = this.gamesInfo[this.gameSelect.value];
+    const variant = (info.variants || {})[this.variantSelect.value];
+    return variant ? {...info, ...variant} : {...info, rules: {}};
+  }
+
   renderForm() {
     const game = this.gameSelect.value;
-    const info = this.gamesInfo[game];
+    const info = this.chosenRules();
     const described = (name) => ((info.descriptions || {})[name] ? `${name} — ${info.descriptions[name]}`
       : `${name} (built-in bot)`);
     const options = [...info.agents.map((name) => [name, described(name)]),
@@ -101,7 +127,7 @@ export class Lobby {
       el("span", {}, `Seat ${seat}`), select)));
     this.labelCreate();
     const forPeople = GAMES[game].lobbyRules || {};
-    this.ruleFields = Object.entries(info.default_rules)
+    this.ruleFields = Object.entries(info.default_rules).filter(([key]) => !(key in info.rules))
       .map(([key, value]) => [key, ruleField(game, key, key in forPeople ? forPeople[key] : value)]);
     fill(this.rulesArea, this.ruleFields.map(([key, field]) => el("label", {class: "rule"},
       el("span", {}, key.replaceAll("_", " ")), field.input)));
@@ -120,7 +146,8 @@ export class Lobby {
     const game = this.gameSelect.value;
     const spec = {
       game,
-      rules: Object.fromEntries(this.ruleFields.map(([key, field]) => [key, field.read()])),
+      rules: {...Object.fromEntries(this.ruleFields.map(([key, field]) => [key, field.read()])),
+        ...this.chosenRules().rules},
       seats: this.seatSelects.map((select) => select.value),
     };
     if (this.seedInput.value.trim() !== "") spec.seed = Number(this.seedInput.value);
@@ -166,11 +193,18 @@ export class Lobby {
       return;
     }
     fill(this.tablesArea, el("ul", {class: "listing"}, live.map((table) => el("li", {dataset: {testid: "table"}},
-      el("span", {class: "what"}, `${(GAMES[table.game] || {title: table.game}).title} · ${table.table_id}`),
+      el("span", {class: "what"}, `${this.gameTitle(table.game, table.ruleset)} · ${table.table_id}`),
       el("span", {class: `status status-${table.status}`}, table.status),
       el("span", {class: "seats"}, table.seats.map((seat) => this.seatEntry(table, seat))),
       table.watchable ? el("a", {class: "button small", href: `#/watch/${encodeURIComponent(table.table_id)}`,
         dataset: {testid: "watch-table"}}, "Watch") : null))));
+  }
+
+  /** A game's title, and its variant's where it is not the classic game: "Dou Dizhu · 癞子 / wild card". */
+  gameTitle(game, ruleset) {
+    const title = (GAMES[game] || {title: game}).title;
+    const variant = rulesetLabel(this.gamesInfo[game], ruleset);
+    return variant ? `${title} · ${variant}` : title;
   }
 
   seatEntry(table, seat) {
@@ -193,7 +227,7 @@ export class Lobby {
       return;
     }
     fill(this.recordsArea, el("ul", {class: "listing"}, records.map((record) => el("li", {dataset: {testid: "record"}},
-      el("span", {class: "what"}, (GAMES[record.game] || {title: record.game}).title),
+      el("span", {class: "what"}, this.gameTitle(record.game, record.ruleset)),
       el("span", {class: "seats"}, record.seats.join(" · ")),
       el("span", {class: "payoff-list"}, (record.result.payoffs || []).map((value) => (value > 0 ? `+${value}` : value))
         .join(" / ")),

@@ -10,6 +10,7 @@ import {gameModule, preferredAgent} from "./games/index.js";
 import {HandView} from "./hand.js";
 import {extendable, hintOrder, indicesOf, matchingActions} from "./matching.js";
 import {resultElement} from "./result.js";
+import {playersFor} from "./variants.js";
 
 const RECONNECT_MS = 1000;
 const LOG_LENGTH = 40;
@@ -56,6 +57,7 @@ export class LiveTable {
     this.freshAt = 0;
     this.hintIndex = 0;
     this.choices = [];
+    this.intended = null;
     this.note = "";
     this.log = [];
     this.mine = [];
@@ -77,7 +79,7 @@ export class LiveTable {
     this.messageLine = el("div", {class: "message", dataset: {testid: "message"}, role: "status"});
     this.choiceArea = el("div", {class: "choices"});
     this.handArea = el("div", {class: "hand-area"});
-    this.hand = new HandView(this.handArea, () => { this.choices = []; this.say(""); this.renderControls(); });
+    this.hand = new HandView(this.handArea, () => this.selectionChanged());
     this.playButton = el("button", {type: "button", class: "primary", dataset: {testid: "play"},
       onclick: () => this.play()}, "Play");
     this.passButton = el("button", {type: "button", dataset: {testid: "pass"}, onclick: () => this.pass()}, "Pass");
@@ -132,10 +134,16 @@ export class LiveTable {
     const next = ranked.find(([, index]) => !this.hand.selected.has(index));
     if (next) this.hand.set(next[1], true);
     else for (const [, index] of ranked) this.hand.set(index, false);
+    this.selectionChanged();
+    return true;
+  }
+
+  /** The player changed the selection: a chooser, a message or a suggested play no longer applies. */
+  selectionChanged() {
     this.choices = [];
+    this.intended = null;
     this.say("");
     this.renderControls();
-    return true;
   }
 
   /** The key that selects `card`: its rank as the card shows it, 10 as T; a joker by its own letter. */
@@ -147,9 +155,7 @@ export class LiveTable {
 
   clearSelection() {
     this.hand.select(new Set());
-    this.choices = [];
-    this.say("");
-    this.renderControls();
+    this.selectionChanged();
   }
 
   dispose() {
@@ -205,11 +211,11 @@ export class LiveTable {
     this.gameName = message.game;
     this.rules = message.rules;
     this.game = gameModule(message.game);
-    this.adviser = (this.gamesInfo[message.game] || {}).adviser || null;
+    const {agents, adviser} = playersFor(this.gamesInfo[message.game], message.rules);
+    this.adviser = adviser;
     this.seats = message.seats;
     this.seatName = seatNamer(this.seats, this.me);
     this.title.textContent = `${this.game.title} · table ${this.tableId} · seat ${this.me}`;
-    const agents = (this.gamesInfo[message.game] || {}).agents || [];
     const current = this.agentSelect.value;
     fill(this.agentSelect, agents.map((name) => el("option", {value: name}, name)));
     this.agentSelect.value = current || preferredAgent(agents);
@@ -256,6 +262,7 @@ export class LiveTable {
     this.adviceAsked = false;
     this.hintIndex = 0;
     this.choices = [];
+    this.intended = null;
     fill(this.candidateList);
     this.scaleLine.textContent = "";
     this.say("");
@@ -305,7 +312,13 @@ export class LiveTable {
   }
 
   context() {
-    return {me: this.me, seatName: this.seatName, deal: this.deal};
+    return {me: this.me, seatName: this.seatName, deal: this.deal, rules: this.rules || {}};
+  }
+
+  /** A legal action in the words the player chooses by: the game's reading of it where it has one. */
+  choiceLabel(action) {
+    return this.game.readingLabel ? this.game.readingLabel(action, this.obs, this.context())
+      : this.game.actionLabel(action);
   }
 
   myTurn() {
@@ -386,8 +399,9 @@ export class LiveTable {
     fill(this.choiceArea,
       buttons.map((choice) => el("button", {type: "button", class: "choice-button", dataset: {testid: choice.testid},
         onclick: () => this.submit(choice.action)}, choice.label)),
-      this.choices.map((action) => el("button", {type: "button", class: "choice-button", dataset: {testid: "choice"},
-        onclick: () => this.submit(action)}, this.game.actionLabel(action))));
+      this.choices.map((action) => el("button", {type: "button", class: "choice-button",
+        dataset: {testid: "choice", action: typeof action === "string" ? action : JSON.stringify(action)},
+        title: this.game.actionLabel(action), onclick: () => this.submit(action)}, this.choiceLabel(action))));
   }
 
   waitingText() {
@@ -441,6 +455,7 @@ export class LiveTable {
     if (!this.myTurn()) return;
     this.sent = true;
     this.choices = [];
+    this.intended = null;
     this.note = "";
     this.send({action});
     this.say("");
@@ -455,7 +470,10 @@ export class LiveTable {
       return;
     }
     const matches = matchingActions(this.game, this.legal, selected);
-    if (matches.length === 1) {
+    const intended = matches.find((action) => JSON.stringify(action) === JSON.stringify(this.intended));
+    if (intended !== undefined) {
+      this.submit(intended);  // the play a hint or a suggestion selected, read as it was named
+    } else if (matches.length === 1) {
       this.submit(matches[0]);
     } else if (matches.length > 1) {
       this.choices = matches;
@@ -492,7 +510,7 @@ export class LiveTable {
       this.hand.select(new Set());
       this.choices = [];
       this.renderControls();
-      this.say(`Hint from ${this.adviser}: ${this.game.actionLabel(best.action)}`);
+      this.say(`Hint from ${this.adviser}: ${this.choiceLabel(best.action)}`);
       return;
     }
     const plays = hintOrder(this.game, this.legal, this.advice || this.candidates);
@@ -505,13 +523,15 @@ export class LiveTable {
     this.hintIndex += 1;
     this.selectAction(action);
     const from = this.advice ? ` from ${this.adviser}` : "";
-    this.say(`Hint${from} ${((this.hintIndex - 1) % plays.length) + 1} of ${plays.length}: ${this.game.actionLabel(action)}`);
+    this.say(`Hint${from} ${((this.hintIndex - 1) % plays.length) + 1} of ${plays.length}: ${this.choiceLabel(action)}`);
   }
 
+  /** Select the cards of `action`; Play then plays that very action, however else the cards read. */
   selectAction(action) {
     const indices = indicesOf(this.hand.cards, this.game.actionCards(action));
     if (indices) this.hand.select(indices);
     this.choices = [];
+    this.intended = indices ? action : null;
     this.renderControls();
   }
 
@@ -524,7 +544,7 @@ export class LiveTable {
       return;
     }
     this.selectAction(action);
-    this.say(`Suggested: ${this.game.actionLabel(action)} (press Play to play it)`);
+    this.say(`Suggested: ${this.choiceLabel(action)} (press Play to play it)`);
   }
 
   ask() {

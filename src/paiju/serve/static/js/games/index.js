@@ -2,10 +2,14 @@
 // table, hand, counter and replay code with the same members:
 //   title, ruleChoices {rule: [choices]}, ruleLabels {rule: {choice: label}} and lobbyRules {rule: value} (the
 //   lobby's choice for people where it differs from the engine's default), canPass;
-//   face(card, view) -> {rank, suit?, red, joker?, wild?, title}; handCards(obs hand) -> [card];
+//   face(card, view) -> {rank, suit?, red, joker?, wild?, wildMark?, standsFor?, title}; handCards(obs hand) -> [card];
 //   sortKey(card, view) (higher is drawn further left); cardsLeft(view, seat);
 //   actionCards(action) -> [card] or null for a non-card choice (a bid); isPass(action); actionLabel(action);
 //   logLabel(action) (optional: the action log's line, naming the cards);
+//   readingLabel(action, view, context) (optional: a play in the words that tell it from the other legal plays of
+//   the same cards, for the chooser and the hints: DouDizhu's 癞子 readings);
+//   playFaces(action, view) -> [{card, face}] (optional: a play's cards drawn each with its face, e.g. a wild card
+//   with what it stands for);
 //   deck(view) and seenCards(view, me, hand) for the counter, counterRows(unseen, view) -> [[label, value]];
 //   recentPlays(view, phase) -> Map seat -> {action, done?}; seatTags(view, seat, me) -> [{text, kind}];
 //   info(view, context) -> [[label, text or element, testid]]; prompt(phase, view, context) (names the rule in force);
