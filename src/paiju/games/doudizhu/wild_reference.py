@@ -143,8 +143,14 @@ def _next_to_plane(kickers: list[int], low: int, length: int) -> bool:
     return any(0 <= r <= ACE and kickers[r] == 3 for r in (low - 1, low + length))
 
 
-@cache
 def combinations(rules: DouDizhuRules) -> dict[int, list[Combination]]:
+    """Every classic combination of the deck with its readings under ``rules``' options, by size."""
+    return _combinations(DouDizhuRules(rocket_as_kickers=rules.rocket_as_kickers,
+                                       bomb_as_kickers=rules.bomb_as_kickers, no_four_with_two=rules.no_four_with_two))
+
+
+@cache
+def _combinations(rules: DouDizhuRules) -> dict[int, list[Combination]]:
     """Every classic combination of the deck with its readings, by size.
 
     Candidates: c copies of each rank of a run (one rank, or ranks 3..A for c = 1..3), alone or with the kickers
@@ -267,12 +273,13 @@ def legal_plays(hand: Sequence[int], follow: Key | None, wild: Sequence[int],
                 rules: DouDizhuRules) -> dict[Key, Counts]:
     """The same as ``literal_plays``, enumerated from E: for every classic combination E of a size the context
     allows, every P of the hand that stands for it: E's jokers and some of its cards of ranks that are not wild
-    (N: at most E's count of each rank), taken from the hand, and ``size(E) - size(N)`` wild cards."""
+    (N: at most E's count of each rank, all but ``left_out``), taken from the hand, and ``size(E) - size(N)``
+    wild cards of the hand."""
     natural = [0 if r in wild else n for r, n in enumerate(hand)]
     held = [hand[r] for r in wild]
     spare = sum(held)
+    # A quick bound: E holds no more jokers than the hand, nor more of a rank than its natural cards + every wild.
     reach = pack([n + spare if r <= TWO else n for r, n in enumerate(natural)])
-    """Each rank of E is at most the hand's natural cards of that rank plus every wild card (a quick bound)."""
     leading = follow is None or follow[1] == Category.PASS
     sizes = range(1, MAX_PLAY + 1) if leading else {sum(unpack(follow[0])), 4, 2}  # type: ignore[index]
     plays: dict[Key, Counts] = {}
@@ -283,8 +290,8 @@ def legal_plays(hand: Sequence[int], follow: Key | None, wild: Sequence[int],
             if not contains(reach, packed):
                 continue
             usable = [min(e, n) for e, n in zip(stands_for, natural, strict=True)]
-            missing = size - sum(usable)
-            if missing > spare or usable[SMALL_JOKER:] != list(stands_for[SMALL_JOKER:]):
+            missing = size - sum(usable)  # cards of E only wild cards can give
+            if missing > spare:
                 continue
             ranks = [r for r in range(TWO + 1) if usable[r]]
             for left_out in _bounded([usable[r] for r in ranks], spare - missing):
