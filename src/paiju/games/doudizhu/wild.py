@@ -53,6 +53,7 @@ from paiju.games.doudizhu.moves import (
     move_from_packed,
 )
 from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.native import fast
 
 Counts = tuple[int, ...]
 Reading = tuple[Category, int, int]
@@ -321,3 +322,7 @@ def _check_substitution(played: Counts, stands: Counts, wild: Sequence[int]) -> 
 
 def _ranks(ranks: Sequence[int]) -> list[int]:
     return [int(r in ranks) for r in range(NUM_RANKS)]
+
+
+reference_legal_moves = legal_moves
+legal_moves = fast("paiju.games.doudizhu._wild_fast", "legal_moves", legal_moves)
