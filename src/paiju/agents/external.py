@@ -16,7 +16,10 @@ Messages, one compact JSON object per line (protocol v1):
 ==========  ====================================================================  ==========================
 
 ``act`` also carries ``"legal":[...]``, the JSON forms of the legal actions; the answer's ``A`` must equal
-one of them (compared as JSON values: ``true`` is not ``1``).
+one of them (compared as JSON values: ``true`` is not ``1``). Under DouDizhu's 癞子 rules (``"laizi": true`` in
+``start``'s rules) the obs adds ``"wild"`` (the wild ranks' letters, ``""`` until there is a landlord), and a play
+whose wild cards stand for other ranks is written with what it stands for, in ``legal`` and ``history`` alike:
+``"5558=5555"`` (``paiju.games.doudizhu.wild``).
 
 Output limits: the program's output is read in chunks of ``READ_CHUNK`` bytes, never a line at a time, so
 that what it writes cannot take paiju's memory. An answer line may hold ``ANSWER_LIMIT`` bytes (1 MiB); a

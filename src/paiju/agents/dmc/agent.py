@@ -22,7 +22,7 @@ import torch
 from paiju.agents.dmc.adapters import Decision
 from paiju.agents.dmc.weights import DMCModels
 from paiju.core.agent import Agent, ScoredAction
-from paiju.core.errors import AgentError
+from paiju.core.errors import PaijuError
 from paiju.core.game import Action
 
 
@@ -55,7 +55,7 @@ class DMCAgent(Agent):
             network.eval()
 
     def models_for(self, observation: Any) -> DMCModels:
-        """The networks that play ``observation``'s ruleset; ``AgentError`` when there are none."""
+        """The networks that play ``observation``'s ruleset; ``PaijuError`` when there are none."""
         if self.models.adapter.accepts(observation):
             return self.models
         for index, load in enumerate(self.variants):
@@ -65,7 +65,7 @@ class DMCAgent(Agent):
                     network.eval()
                 self.variants[index] = lambda models=models: models  # type: ignore[misc]
                 return models
-        raise AgentError(f"these {self.models.game} networks ({self.models.config.features} features) were not "
+        raise PaijuError(f"these {self.models.game} networks ({self.models.config.features} features) were not "
                          f"trained for the rules {observation.rules.to_json()}")
 
     def q_values(self, observation: Any, legal: Sequence[Action]) -> np.ndarray | None:
