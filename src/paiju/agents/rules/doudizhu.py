@@ -17,8 +17,14 @@ Passing is scored too, so that following is a choice: a partner's play is left a
 is worth more than ``partner_pass``; an opponent's play is answered when that is worth more than letting
 it stand, and always when an opponent is about to go out. Bids come from ``bidding``.
 
-The scoring of the plays (``play_scores``) also exists compiled (``_doudizhu_fast``, chosen by
-``paiju.native``), with identical scores; ``reference_play_scores`` keeps this Python one.
+癞子 (``DouDizhuRules.laizi``): the plan counts the plays with the hand's wild cards standing for what helps most
+(``wild_steps``); a wild card spent costs at least ``wild_card`` (a control card like a 2) and a bomb
+``tier_bomb_cost`` by its tier; the opponents' unseen wild cards may complete their combinations
+(``counting.can_beat``).
+
+The scoring of the classic game's plays (``play_scores``) also exists compiled (``_doudizhu_fast``, chosen by
+``paiju.native``), with identical scores; ``reference_play_scores`` keeps this Python one, which also scores
+the 癞子 game.
 """
 
 from __future__ import annotations
@@ -32,7 +38,8 @@ from paiju.agents.rules.bidding import BidConfig, choose_bid
 from paiju.agents.rules.counting import can_beat, unseen_cards
 from paiju.core.agent import Agent, ScoredAction
 from paiju.core.errors import AgentError
-from paiju.games.doudizhu.cards import BIG_JOKER, SMALL_JOKER
+from paiju.games.doudizhu import wild_steps
+from paiju.games.doudizhu.cards import BIG_JOKER, SMALL_JOKER, UNIT
 from paiju.games.doudizhu.min_steps import decompose, min_steps
 from paiju.games.doudizhu.moves import CHAIN_SHAPES, Category, Move
 from paiju.games.doudizhu.observation import DouDizhuObservation
@@ -83,6 +90,10 @@ class PlayConfig:
     """Value of a bomb or rocket on the way to a sure win (each one doubles the score)."""
     kicker_variants: int = 2
     """Kicker choices considered per main part (the cheapest kickers first)."""
+    wild_card: float = 4.0
+    """癞子: the least cost of giving up one wild card (its rank's ``card_cost`` when higher)."""
+    tier_bomb_cost: tuple[float, float, float] = (8.0, 15.0, 20.0)
+    """癞子: extra cost of playing a soft, a hard and a wild bomb (the rocket: ``bomb_cost``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,7 +118,7 @@ class DouDizhuRulesAgent(Agent):
         if len(legal) == 1:
             return legal[0]
         if observation.phase == "play":  # the best-scored candidates, as ``explain`` ranks them
-            candidates, scores = play_scores(observation, legal, self.config.play)
+            candidates, scores = _scores(observation, legal, self.config.play)
             top = max(scores)
             best = [move for move, score in zip(candidates, scores, strict=True) if score == top]
         else:
@@ -123,7 +134,7 @@ class DouDizhuRulesAgent(Agent):
             return sorted((ScoredAction(b, -float(abs(b - chosen))) for b in legal), key=lambda s: -s.score)
         if observation.phase != "play":
             raise AgentError(self.name, observation.seat, f"has nothing to do in phase {observation.phase!r}")
-        candidates, scores = play_scores(observation, legal, self.config.play)
+        candidates, scores = _scores(observation, legal, self.config.play)
         scored = [ScoredAction(move, score) for move, score in zip(candidates, scores, strict=True)]
         scored.sort(key=lambda s: -s.score)
         return scored
@@ -133,8 +144,15 @@ def play_scores(observation: DouDizhuObservation, legal: Sequence[Move],
                 config: PlayConfig) -> tuple[list[Move], list[float]]:
     """The candidate plays (``_candidates``, in order) and their scores."""
     judge = _PlayJudge(observation, config)
-    candidates = _candidates(legal, observation.hand, config)
+    candidates = _candidates(legal, observation.hand, config, judge.wild)
     return candidates, [judge.score(move) for move in candidates]
+
+
+def _scores(observation: DouDizhuObservation, legal: Sequence[Move],
+            config: PlayConfig) -> tuple[list[Move], list[float]]:
+    """``play_scores``: the compiled one for the classic game, this Python one under the 癞子 rules."""
+    scorer = reference_play_scores if observation.rules.laizi else play_scores
+    return scorer(observation, legal, config)
 
 
 class _PlayJudge:
@@ -147,7 +165,8 @@ class _PlayJudge:
         self.config = config
         self.rules = obs.rules
         self.hand = obs.hand
-        self.steps = min_steps(obs.hand, obs.rules)
+        self.wild = obs.wild if obs.rules.laizi else ()
+        self.steps = self._min_steps(obs.hand)
         self.pool = unseen_cards(obs)
         self.landlord = obs.seat == obs.landlord
         self.partner = None if self.landlord else 3 - obs.seat - obs.landlord
@@ -165,12 +184,15 @@ class _PlayJudge:
         after = tuple(a - b for a, b in zip(self.hand, move.counts, strict=True))
         if not any(after):
             return FINISH
-        steps_after = min_steps(after, self.rules)
+        steps_after = self._min_steps(after)
         value = self.config.step * (self.steps - steps_after) - self._spending(move)
         value += self._lead_terms(move) if self.leading else self._follow_terms(move)
         if steps_after <= 3 and self._wins_out(move, after):
             value += SURE_WIN + (self.config.winning_bomb if move.is_bomb else 0.0)
         return value
+
+    def _min_steps(self, counts: Sequence[int]) -> int:
+        return wild_steps.min_steps(counts, self.wild, self.rules) if self.wild else min_steps(counts, self.rules)
 
     def _pass_value(self) -> float:
         config = self.config
@@ -187,9 +209,15 @@ class _PlayJudge:
         return config.opponent_pass
 
     def _spending(self, move: Move) -> float:
-        """Cards given up, plus ``bomb_cost`` for a bomb played or broken (the rocket split counts half)."""
+        """Cards given up, plus ``bomb_cost`` for a bomb played or broken (the rocket split counts half); 癞子: a
+        wild card costs at least ``wild_card``, a bomb played ``tier_bomb_cost`` by its tier."""
         config = self.config
-        cost = sum(n * config.card_cost[r] for r, n in enumerate(move.counts) if n)
+        if self.wild:
+            cost = sum(n * _card_cost(r, config, self.wild) for r, n in enumerate(move.counts) if n)
+            if move.category is Category.BOMB:
+                return cost + config.tier_bomb_cost[move.tier]
+        else:
+            cost = sum(n * config.card_cost[r] for r, n in enumerate(move.counts) if n)
         if move.is_bomb:
             return cost + config.bomb_cost
         hand = self.hand
@@ -204,7 +232,7 @@ class _PlayJudge:
         value = config.lead_size * move.size - config.lead_rank * _top_rank(move)
         for seat in self.opponents:  # they could go out on it: if it must be, the highest such play
             held = obs.cards_left[seat]
-            if held <= config.danger_cards and move.size == held and can_beat(self.pool, move, held):
+            if held <= config.danger_cards and move.size == held and can_beat(self.pool, move, held, self.wild):
                 value -= config.lead_into_danger - config.block_rank * _top_rank(move)
         if self.partner is not None:
             held = obs.cards_left[self.partner]
@@ -222,13 +250,14 @@ class _PlayJudge:
         nxt = self.next_seat
         held = self.obs.cards_left[nxt]
         return (follow is not None and nxt in self.opponents and held <= self.config.danger_cards
-                and can_beat(self.pool, follow, held))
+                and can_beat(self.pool, follow, held, self.wild))
 
     def _wins_out(self, move: Move, after: tuple[int, ...]) -> bool:
         """No opponent can beat ``move``, and at most one play of the rest of the plan can be beaten."""
-        if can_beat(self.pool, move, self.opponent_most):
+        if can_beat(self.pool, move, self.opponent_most, self.wild):
             return False
-        beatable = sum(1 for play in decompose(after, self.rules) if can_beat(self.pool, play, self.opponent_most))
+        plan = wild_steps.decompose(after, self.wild, self.rules) if self.wild else decompose(after, self.rules)
+        beatable = sum(1 for play in plan if can_beat(self.pool, play, self.opponent_most, self.wild))
         return beatable <= 1
 
 
@@ -236,22 +265,34 @@ def _top_rank(move: Move) -> int:
     return move.rank + move.length - 1 if move.category in CHAIN_SHAPES else move.rank
 
 
-def _candidates(legal: Sequence[Move], hand: Sequence[int], config: PlayConfig) -> list[Move]:
-    """``legal`` less costly kicker choices: per main part, the ``kicker_variants`` cheapest kickers — those
-    breaking no larger group first, then the cheapest by ``card_cost``, then the lowest."""
+def _card_cost(rank: int, config: PlayConfig, wild: Sequence[int]) -> float:
+    """``card_cost`` of one card of ``rank``; a wild card's at least ``wild_card``."""
+    cost = config.card_cost[rank]
+    return max(cost, config.wild_card) if rank in wild else cost
+
+
+def _candidates(legal: Sequence[Move], hand: Sequence[int], config: PlayConfig,
+                wild: Sequence[int] = ()) -> list[Move]:
+    """``legal`` less costly kicker choices: per main part (癞子: and the cards that make it), the
+    ``kicker_variants`` cheapest kickers — those breaking no larger group first, then the cheapest by
+    ``card_cost``, then the lowest."""
     kept: list[Move] = []
-    groups: dict[tuple[Category, int, int], list[tuple[tuple[int, float, int], Move]]] = {}
+    groups: dict[tuple[int, ...], list[tuple[tuple[int, float, int], Move]]] = {}
     for move in legal:
         copies = _KICKER_CATEGORIES.get(move.category)
         if copies is None:
             kept.append(move)
             continue
         main = range(move.rank, move.rank + move.length)
-        kickers = [(rank, n - (copies if rank in main else 0)) for rank, n in enumerate(move.counts) if n]
+        counts = move.effective_counts if wild else move.counts  # wild kickers stand for their own rank
+        kickers = [(rank, n - (copies if rank in main else 0)) for rank, n in enumerate(counts) if n]
         kickers = [(rank, n) for rank, n in kickers if n > 0]
-        cost = (sum(1 for rank, n in kickers if hand[rank] > n), sum(n * config.card_cost[r] for r, n in kickers),
-                sum(n * rank for rank, n in kickers))
-        groups.setdefault((move.category, move.rank, move.length), []).append((cost, move))
+        cost = (sum(1 for rank, n in kickers if hand[rank] > n),
+                sum(n * _card_cost(r, config, wild) for r, n in kickers), sum(n * rank for rank, n in kickers))
+        key: tuple[int, ...] = (move.category, move.rank, move.length)
+        if wild:
+            key += (move.packed - sum(n * UNIT[r] for r, n in kickers),)  # the cards of the main part
+        groups.setdefault(key, []).append((cost, move))
     for variants in groups.values():
         variants.sort(key=lambda cost_move: cost_move[0])
         kept.extend(move for _, move in variants[:config.kicker_variants])
