@@ -55,7 +55,8 @@ def test_report_json_holds_config_version_and_wall_time() -> None:
     report = evaluate_doudizhu(DouDizhuEvalConfig("random", "random", decks=2, seed=1), progress=True)
     result = json.loads(json.dumps(report.to_json()))
     assert result["config"] == {"agent_a": "random", "agent_b": "random", "decks": 2, "mode": "research",
-                                "seed": 1, "workers": 1, "protocol": "role-swap", "backend": "local", "address": None}
+                                "seed": 1, "workers": 1, "protocol": "role-swap", "backend": "local", "address": None,
+                                "rules": {}}
     assert result["paiju_version"]
     assert result["wall_time_s"] > 0
     assert result["two_table"] is None

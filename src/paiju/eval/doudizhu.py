@@ -106,10 +106,10 @@ class DouDizhuEvalConfig:
 
     def __post_init__(self) -> None:
         check_config(self, agents=("agent_a", "agent_b"), counts=("decks", "workers"))
-        _ = self.ruleset  # refuses unknown or ill-typed options
         Parallelism.of(self)  # refuses an unknown backend, or an address without Ray
         if self.mode not in ("research", "full"):
             raise PaijuError(f"unknown DouDizhu mode {self.mode!r}; use 'research' or 'full'")
+        _ = self.ruleset  # refuses unknown or ill-typed options
         if self.protocol not in PROTOCOLS:
             raise PaijuError(f"unknown evaluation protocol {self.protocol!r}; use {' or '.join(PROTOCOLS)}")
 

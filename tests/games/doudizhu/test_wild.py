@@ -187,3 +187,25 @@ def test_records_say_which_ruleset_they_need():
     with pytest.raises(RecordError, match="classic game"):
         game.from_record(dict(plain, rules={"mode": "research", "laizi": True}))
     assert "laizi" not in plain["rules"], "the classic game's records are as they always were"
+
+
+def test_substituting_plays_are_forgotten_now_and_then_and_stale_ones_still_play(monkeypatch):
+    from paiju.games.doudizhu import moves
+
+    monkeypatch.setattr(moves, "SUBSTITUTED_LIMIT", 50)
+    game = DouDizhu()
+    for seed in range(6):
+        state = game.new_state(seed, LAIZI)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            legal = state.legal_actions()
+            assert len(moves._SUBSTITUTED) <= 50 + len(legal)
+            substituted = [m for m in legal if m.stands_for]
+            move = rng.choice(substituted or legal)
+            if move.stands_for:  # forget it, then play the object met before: the same play, found by its key
+                moves.forget_substituted(limit=0)
+                state._legal = None
+                assert move not in state.legal_actions()
+            state.apply(move)
+            assert state.history[-1][1].key == move.key
+        assert game.from_record(json.loads(json.dumps(state.to_record()))).payoffs() == state.payoffs()

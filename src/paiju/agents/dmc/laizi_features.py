@@ -21,7 +21,7 @@ import numpy as np
 
 from paiju.agents.dmc import douzero_features as douzero
 from paiju.games.doudizhu.cards import TWO, pack
-from paiju.games.doudizhu.moves import Move
+from paiju.games.doudizhu.moves import Move, on_forget
 from paiju.games.doudizhu.observation import DouDizhuObservation
 
 WILD_STATE = TWO + 1
@@ -30,7 +30,8 @@ ACTION = 2 * douzero.CARD_ROW + WILD_SPENT
 LANDLORD_X = douzero.LANDLORD_X + WILD_STATE + douzero.CARD_ROW + WILD_SPENT
 PEASANT_X = douzero.PEASANT_X + WILD_STATE + douzero.CARD_ROW + WILD_SPENT
 _STANDS: dict[Move, int] = {}
-"""Packed cards each play stands for, by play (plays are interned)."""
+"""Packed cards each play stands for, by play (plays are interned; forgotten with them)."""
+on_forget(_STANDS.clear)
 
 
 def encode(observation: DouDizhuObservation, legal: Sequence[Move]) -> douzero.DouZeroFeatures:

@@ -944,6 +944,15 @@ cdef int _init() except -1:
     return 0
 
 
+def forget():
+    """Drop every play from the hash table and the plays whose wild cards stand for other ranks from ``_owned``
+    (``moves.forget_substituted``): plays met again are looked up anew. Call it between calls only."""
+    global _table, _slots, _filled, _owned
+    free(_table)
+    _table, _slots, _filled = NULL, 0, 0
+    _owned = list({id(kept): kept for kept in _owned if not getattr(kept, "stands_for", "")}.values())
+
+
 def legal_moves(hand, follow, wild, rules):
     """Every distinct legal 癞子 play of ``hand`` (15 counts) with wild ranks ``wild``: leading when ``follow`` is
     ``None`` or a pass, else following it (pass first); the same ``Move`` objects in the same order as

@@ -18,6 +18,7 @@ interpretation of the category and length being followed.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import IntEnum
 
@@ -124,6 +125,11 @@ class Move:
         return f"{self.cards}={self.stands_for}" if self.stands_for else self.cards
 
     @property
+    def key(self) -> tuple[object, ...]:
+        """What makes two plays the same play: cards, reading, and (癞子) substitution and bomb tier."""
+        return (self.packed, self.category, self.rank, self.length, self.stands_for, self.tier)
+
+    @property
     def effective_counts(self) -> tuple[int, ...]:
         """The counts of the cards this play stands for (its own cards unless a wild card substitutes)."""
         return tuple(parse_cards(self.stands_for)) if self.stands_for else self.counts
@@ -157,6 +163,27 @@ class Move:
 
 
 _INTERNED: dict[tuple[object, ...], Move] = {}
+_SUBSTITUTED: dict[tuple[object, ...], Move] = {}
+"""Interned 癞子 plays whose wild cards stand for other ranks: unbounded in number, so forgotten now and then."""
+SUBSTITUTED_LIMIT = 200_000
+"""How many such plays stay interned before ``forget_substituted`` (a few hundred MB at most)."""
+_FORGET_HOOKS: list[Callable[[], None]] = []
+
+
+def on_forget(hook: Callable[[], None]) -> None:
+    """Have ``hook`` drop a cache of 癞子 plays whenever ``forget_substituted`` runs."""
+    _FORGET_HOOKS.append(hook)
+
+
+def forget_substituted(limit: int | None = None) -> None:
+    """Forget the interned plays whose wild cards stand for other ranks once more than ``limit`` (by default
+    ``SUBSTITUTED_LIMIT``) are held, and
+    every cache of them (``on_forget``). A play met again is a new object, equal to a forgotten one by its
+    cards, reading, substitution and tier (``Move.key``), not by identity; ``DouDizhuState.apply`` accepts it."""
+    if len(_SUBSTITUTED) > (SUBSTITUTED_LIMIT if limit is None else limit):
+        _SUBSTITUTED.clear()
+        for hook in _FORGET_HOOKS:
+            hook()
 
 
 def move_from_packed(packed: int, category: Category, rank: int, length: int = 1, stands_for: str = "",
@@ -166,11 +193,12 @@ def move_from_packed(packed: int, category: Category, rank: int, length: int = 1
     key: tuple[object, ...] = (packed, category, rank, length)
     if stands_for or tier != HARD:
         key += (stands_for, tier)
-    move = _INTERNED.get(key)
+    table = _SUBSTITUTED if stands_for else _INTERNED
+    move = table.get(key)
     if move is None:
         counts = tuple(unpack(packed))
-        move = _INTERNED[key] = Move(format_cards(counts), Category(category), rank, length, counts, packed,
-                                     stands_for, tier)
+        move = table[key] = Move(format_cards(counts), Category(category), rank, length, counts, packed,
+                                 stands_for, tier)
     return move
 
 

@@ -21,7 +21,7 @@ from paiju.core.growing_json import GrowingEntries
 from paiju.games.doudizhu import wild as laizi
 from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, TWO, contains, format_cards, pack, parse_cards
 from paiju.games.doudizhu.movegen import legal_moves
-from paiju.games.doudizhu.moves import Category, Move, interpretations, parse_move
+from paiju.games.doudizhu.moves import Category, Move, forget_substituted, interpretations, parse_move
 from paiju.games.doudizhu.observation import DouDizhuObservation
 from paiju.games.doudizhu.rules import DouDizhuRules
 
@@ -198,6 +198,7 @@ class DouDizhuState(State):
             if phase == "play":
                 wild = self.deals[-1].wild
                 if wild:
+                    forget_substituted()
                     legal = laizi.legal_moves(self.hands[self._to_move], self._follow, wild, self.rules)
                 else:
                     legal = legal_moves(self.hands[self._to_move], self._follow, self.rules)
@@ -220,13 +221,22 @@ class DouDizhuState(State):
         if legal is None:
             legal = self.legal_actions()
         if isinstance(action, bool) or action not in legal:
-            raise IllegalActionError(self._why_illegal(action))
+            action = self._same_play(action, legal)
         self.actions.append((player, action))
         self._legal = None
         if phase == "play":
             self._apply_play(player, action)
         else:
             self._apply_bid(player, action)
+
+    def _same_play(self, action: Any, legal: list[Any]) -> Any:
+        """The legal play equal to ``action`` (a 癞子 play made again after ``moves.forget_substituted``), or the
+        reason ``action`` is illegal, raised."""
+        if isinstance(action, Move) and action.stands_for:
+            for move in legal:
+                if move.key == action.key:
+                    return move
+        raise IllegalActionError(self._why_illegal(action))
 
     def _apply_bid(self, player: int, bid: int) -> None:
         self.bids.append((player, bid))
@@ -256,7 +266,9 @@ class DouDizhuState(State):
         hand = self.hands[player]
         cards = _CARDS_OF.get(move)
         if cards is None:
-            cards = _CARDS_OF[move] = tuple((rank, n) for rank, n in enumerate(move.counts) if n)
+            cards = tuple((rank, n) for rank, n in enumerate(move.counts) if n)
+            if not move.stands_for:  # 癞子 plays that substitute are too many to keep
+                _CARDS_OF[move] = cards
         for rank, n in cards:
             hand[rank] -= n
         self.plays[player] += 1

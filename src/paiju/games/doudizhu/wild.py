@@ -51,6 +51,7 @@ from paiju.games.doudizhu.moves import (
     Move,
     interpretations,
     move_from_packed,
+    on_forget,
 )
 from paiju.games.doudizhu.rules import DouDizhuRules
 from paiju.native import fast
@@ -128,6 +129,7 @@ def _tier(category: Category, played: int, stands: int, wild_mask: int) -> int:
 
 
 _MOVES: dict[tuple[int, int, Reading], Move] = {}
+on_forget(_MOVES.clear)
 
 
 def _move(played: int, stands: int, reading: Reading, wild_mask: int) -> Move:
@@ -326,3 +328,5 @@ def _ranks(ranks: Sequence[int]) -> list[int]:
 
 reference_legal_moves = legal_moves
 legal_moves = fast("paiju.games.doudizhu._wild_fast", "legal_moves", legal_moves)
+if legal_moves is not reference_legal_moves:
+    on_forget(fast("paiju.games.doudizhu._wild_fast", "forget", lambda: None))
