@@ -22,11 +22,12 @@ from paiju.agents import make_agent
 
 VARIANTS = {
     "doudizhu": [{"mode": "research"}, {"mode": "full"}, {"mode": "full", "no_four_with_two": True},
-                 {"mode": "research", "bomb_as_kickers": True, "rocket_as_kickers": True}],
+                 {"mode": "research", "bomb_as_kickers": True, "rocket_as_kickers": True},
+                 {"mode": "research", "laizi": True}],
     "guandan": [{"rounds": 1}, {"rounds": 2, "start_level": "A"}],
     "gongzhu": [{}, {"first_leader": 2}],
 }
-BOTS = {"doudizhu": ("rules", [{"mode": "research"}, {"mode": "full"}], 12),
+BOTS = {"doudizhu": ("rules", [{"mode": "research"}, {"mode": "full"}, {"mode": "full", "laizi": True}], 12),
         "guandan": ("rules", [{"rounds": 1}], 4),
         "gongzhu": ("mr-greed", [{}], 12)}
 
