@@ -191,7 +191,7 @@ def test_features_and_device_are_checked_and_the_features_stored_by_name(tmp_pat
     assert tiny("guandan", tmp_path / "a").model.features == "plus"  # the game's default, named
     assert tiny("guandan", tmp_path / "b", model=ModelConfig(features="paper")).model.features == "paper"
     assert tiny("doudizhu", tmp_path / "c").model.features == "paper"
-    with pytest.raises(PaijuError, match="doudizhu DMC features must be one of paper, got 'plus'"):
+    with pytest.raises(PaijuError, match="doudizhu DMC features must be one of paper, laizi, got 'plus'"):
         tiny("doudizhu", tmp_path / "d", model=ModelConfig(features="plus"))
     with pytest.raises(PaijuError, match="device must be cpu, cuda or auto, got 'tpu'"):
         tiny("guandan", tmp_path / "e", device="tpu")
@@ -199,3 +199,12 @@ def test_features_and_device_are_checked_and_the_features_stored_by_name(tmp_pat
         with pytest.raises(PaijuError, match="no CUDA device is available"):
             tiny("guandan", tmp_path / "f", device="cuda")
     assert tiny("guandan", tmp_path / "g", device="auto").device == "auto"
+
+
+def test_a_laizi_run_trains_on_laizi_games_and_is_evaluated_on_them(tmp_path: Path) -> None:
+    folder = tmp_path / "run"
+    config = tiny("doudizhu", folder, model=ModelConfig(hidden=(8,), lstm=4, features="laizi"), eval_minutes=60,
+                  eval_deals=2, eval_opponents=("random",))
+    assert train(config, tensorboard=False).games > 0
+    assert load_models(folder).config.features == "laizi"
+    assert [row["opponent"] for row in csv.DictReader((folder / "eval.csv").open())] == ["random"]

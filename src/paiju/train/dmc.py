@@ -255,6 +255,12 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
         save_models(self.models, path)
         return f"dmc:{path}"
 
+    def eval_rules(self) -> dict[str, Any]:
+        """The self-play ruleset's options but the mode (癞子 networks are evaluated at 癞子)."""
+        options = self.models.adapter.selfplay_rules().to_json()
+        return {key: value for key, value in options.items() if key != "mode"} if self.config.game == "doudizhu" \
+            else {}
+
     def losses(self) -> tuple[str, ...]:
         warm = self.config.warm_games or self.config.warm_records is not None
         return (*self.models.networks, *(("teacher_top1",) if warm else ()))

@@ -61,9 +61,9 @@ def _row(seconds: float, frames: int, opponent: str, deals: int, wp: Estimate, a
 
 
 def evaluate_model(game: str, agent: str, opponents: tuple[str, ...], deals: int, seed: int, seconds: float,
-                   frames: int, games: int = 0) -> list[EvalRow]:
+                   frames: int, games: int = 0, rules: dict[str, Any] | None = None) -> list[EvalRow]:
     """The agent named ``agent`` (e.g. ``dmc:DIR/eval-model.pt``) against each opponent, over ``deals``
-    duplicate deals."""
+    duplicate deals (DouDizhu: research mode, under the ruleset options ``rules``, e.g. 癞子's)."""
     rows = []
     for opponent in opponents:
         if game == "gongzhu":
@@ -78,8 +78,8 @@ def evaluate_model(game: str, agent: str, opponents: tuple[str, ...], deals: int
         elif game == "doudizhu":
             from paiju.eval.doudizhu import DouDizhuEvalConfig, evaluate_doudizhu
 
-            report = evaluate_doudizhu(DouDizhuEvalConfig(agent, opponent, decks=deals, seed=seed),
-                                       progress=False)
+            report = evaluate_doudizhu(DouDizhuEvalConfig(agent, opponent, decks=deals, seed=seed,
+                                                          rules=dict(rules or {})), progress=False)
             overall = report.agents["A"].overall
             rows.append(_row(seconds, frames, opponent, deals, overall.wp, overall.adp, games))
         else:
@@ -114,9 +114,9 @@ class BackgroundEvaluator:
         return self.connection is not None and not self.connection.poll()
 
     def start(self, game: str, agent: str, opponents: tuple[str, ...], deals: int, seed: int, seconds: float,
-              frames: int, games: int = 0) -> None:
+              frames: int, games: int = 0, rules: dict[str, Any] | None = None) -> None:
         here, there = self.context.Pipe(duplex=False)
-        arguments = (game, agent, opponents, deals, seed, seconds, frames, games)
+        arguments = (game, agent, opponents, deals, seed, seconds, frames, games, rules)
         self.process = self.context.Process(target=_evaluate_into, args=(there, arguments), daemon=True,
                                             name="paiju-evaluation")
         with sigint_held():

@@ -293,6 +293,10 @@ class Run(ABC, Generic[S, P]):
     def save_networks(self, path: Path) -> str:
         """Write the networks (with ``meta()``) as a model file at ``path``; the agent name that plays them."""
 
+    def eval_rules(self) -> dict[str, Any]:
+        """Ruleset options the evaluations play under (DouDizhu: besides the research mode); none by default."""
+        return {}
+
     @abstractmethod
     def step(self, loop: TrainingLoop) -> None:
         """One unit of training: collect what the actors played, learn from it, count it in ``progress``."""
@@ -552,7 +556,7 @@ class TrainingLoop:
         assert self.evaluator is not None
         agent = run.save_networks(config.out / EVAL_MODEL_FILE)
         self.evaluator.start(config.game, agent, config.eval_opponents, deals, config.seed, run.progress.seconds,
-                             run.samples, run.progress.games if run.GAMES_IN_EVAL else 0)
+                             run.samples, run.progress.games if run.GAMES_IN_EVAL else 0, run.eval_rules())
         self.evaluated = True
 
     def end(self) -> None:
