@@ -932,7 +932,7 @@ cdef int _init() except -1:
     cdef object value
     global _ready, _reference, _wild_move, _move_type, _rules_type, _pass, _categories
     from paiju.games.doudizhu import wild
-    from paiju.games.doudizhu.moves import PASS, Category, Move
+    from paiju.games.doudizhu.moves import PASS, Category, Move, on_forget
     from paiju.games.doudizhu.rules import DouDizhuRules
 
     _reference, _wild_move = wild.reference_legal_moves, wild._move
@@ -940,6 +940,7 @@ cdef int _init() except -1:
     for value in range(5):
         _owned.append(value)
         SMALL_INT[value] = <PyObject*>value
+    on_forget(forget)  # whichever path the public name took, the tables forget with the interned plays
     _ready = True
     return 0
 

@@ -328,5 +328,3 @@ def _ranks(ranks: Sequence[int]) -> list[int]:
 
 reference_legal_moves = legal_moves
 legal_moves = fast("paiju.games.doudizhu._wild_fast", "legal_moves", legal_moves)
-if legal_moves is not reference_legal_moves:
-    on_forget(fast("paiju.games.doudizhu._wild_fast", "forget", lambda: None))
