@@ -72,6 +72,7 @@ def test_a_laizi_game_played_by_clicking_with_a_chooser_of_readings(page: Page, 
     assert shown_payoffs(page) == record["result"]["payoffs"]
     page.get_by_test_id("replay-link").click()
     page.get_by_test_id("replay-view").wait_for()
+    expect(page.get_by_test_id("replay-action")).to_have_text("The deal")  # the replay has loaded its frames
     page.get_by_test_id("replay-next").click()
     expect(page.get_by_test_id("replay-action")).to_contain_text(": 4 4 4 8 (8→4)")
     expect(page.get_by_test_id("board").get_by_test_id("stands-for")).to_have_text("8→4")
