@@ -17,7 +17,7 @@ from paiju.core.game import State
 from paiju.games.doudizhu.rules import DouDizhuRules
 from paiju.games.gongzhu.rules import GongzhuRules
 from paiju.games.guandan import GuanDanRules
-from paiju.serve.protocol import Encoded, encode
+from paiju.serve.protocol import Encoded, encode, encode_value
 from paiju.serve.table_texts import ObservationEncoder, TableTexts
 
 CASES = [
@@ -92,4 +92,17 @@ def test_an_item_s_text_is_reused_only_for_the_very_same_object():
 ])
 def test_encode_spells_an_encoded_value_in_place(message: dict[str, Any]):
     plain = {key: json.loads(value) if isinstance(value, Encoded) else value for key, value in message.items()}
-    assert encode(message) == json.dumps(plain, separators=(",", ":"))
+    assert encode(message) == json.dumps(plain, separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("value", [
+    {"seat": 2, "name": "庄家", "scores": [0.5, -1.25, 1e-07, 3.0], "none": None, "ok": True},
+    [(1, "S2"), (2, ("x", ()))],
+    {"packed": 2**70, "cards": [1]},  # beyond 64 bits: the standard encoder writes it
+    {1: "a key that is not a string"},
+    "plain text",
+])
+def test_encode_value_reads_back_as_the_value_json_reads(value: Any):
+    text = encode_value(value)
+    assert json.loads(text) == json.loads(json.dumps(value))
+    assert ", " not in text and '": ' not in text
