@@ -137,7 +137,7 @@ def test_settings_take_the_games_defaults_and_bad_ones_are_refused(tmp_path: Pat
     assert config.features == "plus" and config.value_scale == 3.0
     for changes, message in (({"temperature": 0.0}, "temperature must be positive"),
                              ({"features": "cards"}, "guandan DMC features must be one of plus, paper"),
-                             ({"game": "doudizhu", "features": "plus"}, "doudizhu has none"),
+                             ({"game": "doudizhu", "features": "plus"}, "must be one of paper, laizi"),
                              ({"game": "gongzhu"}, "has no encoder for 'gongzhu'"),
                              ({"gae_lambda": 1.5}, "gae_lambda")):
         with pytest.raises(PaijuError, match=message):

@@ -194,8 +194,10 @@ def train_ppo(
                                                      "only.")] = 50.0,
     temperature: Annotated[float, typer.Option(help="GuanDan: τ, the policy's logits are the DMC network's scores "
                                                     "/ τ (0.1: the DMC warm start's).")] = 0.1,
-    features: Annotated[str, typer.Option(help="GuanDan: the DMC features of a fresh policy, plus or paper "
-                                               "(default plus; an --init file's replace them).")] = "",
+    features: Annotated[str, typer.Option(help="Features the networks read (an --init file's replace them): "
+                                               "DouDizhu paper (the classic game, default) or laizi (癞子 "
+                                               "self-play and evaluation); GuanDan the DMC features of a fresh "
+                                               "policy, plus (default) or paper.")] = "",
     epochs: Annotated[int, typer.Option(help="PPO passes over each batch.")] = 4,
     minibatch: Annotated[int, typer.Option(help="Decisions per gradient step.")] = 256,
     learning_rate: Annotated[float, typer.Option(help="Adam learning rate (Table 7: 3e-4).")] = 3e-4,

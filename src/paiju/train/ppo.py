@@ -14,7 +14,10 @@ minibatches, gradients clipped by norm (actor and critic together).
 
 **DouDizhu** (PerfectDou): one actor-critic per role (landlord, down, up) over abstract actions; rewards: the
 oracle's minimum-steps advantage (``oracle_scale``) plus the final score; the critic also sees the other two
-hands and their minimum steps. Defaults follow Table 7 where they fit two CPU cores: Adam lr 3e-4, γ = 1, GAE
+hands and their minimum steps. ``features`` ``laizi`` trains on 癞子 instead (research mode, one wild rank, as
+``paiju train dmc --features laizi``; ``paiju.agents.perfectdou.features``: the wild ranks, what each play stands
+for and the wild cards it spends; minimum steps and the oracle count the wild cards), and the evaluations play
+癞子 too. Defaults follow Table 7 where they fit two CPU cores: Adam lr 3e-4, γ = 1, GAE
 λ = 0.95, oracle scale 50, LSTM over 15 moves, policy MLP [256, 256, 256, 512], value MLP [256, 256, 256, 256],
 batches of about 1,000 decisions a role (64 games), model lag 1 (actors play batch k + 1 while the learner trains
 on batch k). Deviations: the entropy weight is 0.01 (Table 7: 0.1, with a batch a hundred times larger per
@@ -64,7 +67,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -73,6 +76,7 @@ import torch
 from rich.markup import escape
 
 from paiju.agents.dmc.adapters import adapter_for
+from paiju.agents.perfectdou.features import FEATURES
 from paiju.agents.perfectdou.guandan import GuanDanNets
 from paiju.agents.perfectdou.model import ModelConfig
 from paiju.core.errors import PaijuError
@@ -131,8 +135,9 @@ class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu", "guandan"), bou
     """GuanDan: τ, the policy's logits are the DMC network's scores / τ (0.1: the DMC warm start's imitation
     temperature)."""
     features: str = ""
-    """GuanDan: the DMC features the actor reads (``plus`` or ``paper``; empty: ``plus``; an ``init`` file's
-    replace them)."""
+    """The features the networks read; an ``init`` file's replace them. DouDizhu: PerfectDou's, ``paper`` (empty:
+    the classic game) or ``laizi`` (癞子 self-play; ``model.features`` follows). GuanDan: the DMC features the actor
+    reads (``plus`` or ``paper``; empty: ``plus``)."""
     teacher: str = "rules"
     warm_target: str = "hard"
     """A warm start from records: ``hard`` imitates each recorded move, ``soft`` each searched decision's
@@ -161,9 +166,12 @@ class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu", "guandan"), bou
                              "train dmc --warm-records, then --init from it)")
         if self.game == "guandan":
             object.__setattr__(self, "features", adapter_for("guandan", self.features).features)
-        elif self.features:
-            raise PaijuError(f"features name a GuanDan actor's DMC encoder; {self.game} has none, got "
-                             f"{self.features!r}")
+            return
+        features = self.features or self.model.features
+        if features not in FEATURES:
+            raise PaijuError(f"DouDizhu PPO features must be one of {', '.join(FEATURES)}, got {features!r}")
+        object.__setattr__(self, "features", features)
+        object.__setattr__(self, "model", replace(self.model, features=features))
 
     @property
     def networks(self) -> ModelConfig | GuanDanNets:
@@ -251,13 +259,14 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
 
     def __init__(self, config: PPOConfig, progress: PPOProgress, models: Any) -> None:
         super().__init__(config, progress)
-        self.game = config.adapter
+        self.game = game = config.adapter
         self.models = models
         self.optimizers = {role: make_optimizer(network, config) for role, network in models.networks.items()}
         soft = config.warm_target == "soft"
         self.corpus = (WarmCorpus(config.warm_records, config.game, config.warm_holdout,
-                                  lambda entry: DouDizhuPPO.record_problem(entry.record, soft))
-                       if config.warm_records is not None and not progress.corpus_done else None)
+                                  lambda entry: game.record_problem(entry.record, soft))
+                       if isinstance(game, DouDizhuPPO) and config.warm_records is not None
+                       and not progress.corpus_done else None)
         self.records: Iterator[CorpusGame] | None = None
         torch.manual_seed(derive_seed(config.seed, "learner", progress.batches))
         self.generator = np.random.default_rng(derive_seed(config.seed, "minibatches", progress.batches))
@@ -281,6 +290,9 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
         """The networks that play (DouDizhu: a PerfectDou file, agent ``perfectdou``; GuanDan: the actor as a DMC
         file, agent ``dmc``)."""
         return self.game.save(self.models, path, self.meta())
+
+    def eval_rules(self) -> dict[str, Any]:
+        return self.game.eval_rules()
 
     def losses(self) -> tuple[str, ...]:
         return LOSSES

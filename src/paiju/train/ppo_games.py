@@ -6,7 +6,9 @@ business nowhere else (``paiju.train.ppo``, ``paiju.train.ppo_selfplay``).
   over abstract actions; research-mode games (seat 0 the landlord, no bidding); a seat's trajectory is its
   decisions of the game, rewarded by the oracle (the change of the minimum-steps advantage ``advantage`` between
   its decisions, times −l for the landlord and +l/2 for a peasant, PerfectDou §4.4) plus the final score on its
-  last decision (ADP: landlord ±2, peasant ±1, doubled per bomb or rocket).
+  last decision (ADP: landlord ±2, peasant ±1, doubled per bomb or rocket). Networks of the ``laizi`` features
+  (``ModelConfig.features``) play 癞子 games (one wild rank, as ``paiju train dmc --features laizi``), their
+  minimum steps counting the wild cards.
 - **GuanDan**: one actor-critic every seat plays (``paiju.agents.perfectdou.guandan``): the actor is a DMC
   GuanDan network, its scores / τ the logits over every legal play; whole games as DMC plays them
   (``GuanDanRules()``, from level 2 until a team wins at A); tribute and return are decided by the ``rules``
@@ -39,14 +41,12 @@ from paiju.agents.model_files import read_torch_file, resolve
 from paiju.agents.perfectdou import guandan
 from paiju.agents.perfectdou import model as perfectdou
 from paiju.agents.perfectdou.agent import softmax
-from paiju.agents.perfectdou.features import Decision, decision, scores
+from paiju.agents.perfectdou.features import Decision, abstract_of, decision, hand_steps, scores
 from paiju.core.agent import Agent
 from paiju.core.errors import PaijuError, RecordError
 from paiju.core.game import State
 from paiju.core.registry import load_game
 from paiju.eval.seeds import derive_seed
-from paiju.games.doudizhu.abstract_actions import abstract_index
-from paiju.games.doudizhu.min_steps import min_steps
 from paiju.games.doudizhu.observation import position_of
 from paiju.games.doudizhu.rules import DouDizhuRules
 from paiju.records.annotations import searched_steps, searched_values
@@ -121,6 +121,10 @@ class PPOGame(ABC):
         """The policy's logits of every candidate row of ``batch`` (``owner``: each row's decision) and the
         critic's value of each decision."""
 
+    def eval_rules(self) -> dict[str, Any]:
+        """Ruleset options the evaluations play under (``Run.eval_rules``); none by default."""
+        return {}
+
     @abstractmethod
     def players(self, teacher: str, seed: int) -> Any:
         """The agents of a chunk of games from ``seed``: the ``teacher``'s (when named) and those making the
@@ -132,9 +136,11 @@ class PPOGame(ABC):
         trajectories, in order."""
 
 
-def advantage(landlord: int, hands: list[list[int]]) -> int:
-    """``N_landlord − min(N_down, N_up)`` of the current hands (PerfectDou §4.4)."""
-    steps = [min_steps(tuple(hand), RESEARCH) for hand in hands]
+def advantage(landlord: int, hands: list[list[int]], wild: Sequence[int] = (),
+              rules: DouDizhuRules = RESEARCH) -> int:
+    """``N_landlord − min(N_down, N_up)`` of the current hands (PerfectDou §4.4), with the wild ranks ``wild``
+    under 癞子 ``rules``."""
+    steps = [hand_steps(tuple(hand), wild, rules) for hand in hands]
     return steps[landlord] - min(steps[(landlord + 1) % 3], steps[(landlord + 2) % 3])
 
 
@@ -152,16 +158,25 @@ class DouDizhuPPO(PPOGame):
         """The oracle scale, at least 1."""
         return max(1.0, self.oracle_scale)
 
+    @property
+    def rules(self) -> DouDizhuRules:
+        """The self-play ruleset: research mode, 癞子 for networks of the ``laizi`` features."""
+        return DouDizhuRules(mode="research", laizi=self.model.layout.laizi)
+
+    def eval_rules(self) -> dict[str, Any]:
+        """The self-play ruleset's options but the mode (癞子 networks are evaluated at 癞子)."""
+        return {key: value for key, value in self.rules.to_json().items() if key != "mode"}
+
     def create(self, config: PPOConfig) -> tuple[PPOConfig, perfectdou.PerfectDouModels]:
-        """Fresh weights from the seed, or the ``init`` model's (whose sizes replace the config's; a critic that
-        sees the hidden hands when the init's does not, or the other way round, starts fresh)."""
+        """Fresh weights from the seed, or the ``init`` model's (whose sizes and features replace the config's; a
+        critic that sees the hidden hands when the init's does not, or the other way round, starts fresh)."""
         if config.init:
             models = perfectdou.load_models(Path(config.init))
             if models.config.perfect != config.model.perfect:
                 models = models.with_critic(config.model.perfect, config.seed)
         else:
             models = perfectdou.PerfectDouModels.fresh(config.model, config.seed)
-        return replace(config, model=models.config), models
+        return replace(config, model=models.config, features=models.config.features), models
 
     def restore(self, data: dict[str, Any], source: str) -> perfectdou.PerfectDouModels:
         return perfectdou.PerfectDouModels.from_dict(data, source)
@@ -196,7 +211,7 @@ class DouDizhuPPO(PPOGame):
             choice, logp = sample(logits, rng)
             return chosen.candidates[choice], _turn(chosen, choice, logp, value or 0.0)
 
-        return self._trajectories(load_game("doudizhu").new_state(seed, RESEARCH), choose)
+        return self._trajectories(load_game("doudizhu").new_state(seed, self.rules), choose)
 
     def recorded(self, record: dict[str, Any], temperature: float | None) -> list[Trajectory]:
         """A recorded research-mode game's trajectories with the recorded moves as the choices (a warm start from
@@ -222,12 +237,16 @@ class DouDizhuPPO(PPOGame):
 
         return self._trajectories(game.opening_state(record), choose, forced)
 
-    @staticmethod
-    def record_problem(record: dict[str, Any], soft: bool) -> str | None:
-        """Why a recorded game cannot be imitated — not research mode; for soft targets, search values missing or
-        not matching its legal moves (``paiju.records.annotations``) — or ``None``."""
-        if DouDizhuRules.from_json(record.get("rules", {})).mode != "research":
+    def record_problem(self, record: dict[str, Any], soft: bool) -> str | None:
+        """Why a recorded game cannot be imitated — not research mode; not the networks' ruleset (classic or 癞子);
+        for soft targets, search values missing or not matching its legal moves (``paiju.records.annotations``) —
+        or ``None``."""
+        rules = DouDizhuRules.from_json(record.get("rules", {}))
+        if rules.mode != "research":
             return "not a research-mode game (PPO plays a fixed landlord, no bidding)"
+        if rules.laizi != self.rules.laizi:
+            wanted = self.model.layout.ruleset
+            return f"not a game of {wanted}, which these networks play ({self.model.features} features)"
         if soft:
             try:
                 for _ in searched_steps(load_game("doudizhu"), record):
@@ -254,9 +273,9 @@ class DouDizhuPPO(PPOGame):
                 continue
             observation = state.observation(seat)
             move, turn = choose(state, observation, legal, decision(observation, legal, state.hands))
-            records[seat].append((turn, advantage(landlord, state.hands)))
+            records[seat].append((turn, advantage(landlord, state.hands, state.wild, state.rules)))
             state.apply(move)
-        final_adv = advantage(landlord, state.hands)
+        final_adv = advantage(landlord, state.hands, state.wild, state.rules)
         payoffs = state.payoffs()
         trajectories = []
         for seat, rows in records.items():
@@ -277,7 +296,7 @@ Chooser = Callable[[State, Any, list[Any], Decision], tuple[Any, Turn]]
 
 def _index(chosen: Decision, move: Any) -> int:
     """The candidate (abstract action) of ``move``."""
-    return int(np.flatnonzero(chosen.abstract == abstract_index(move))[0])
+    return int(np.flatnonzero(chosen.abstract == abstract_of(move))[0])
 
 
 def _turn(chosen: Decision, choice: int, logp: float, value: float) -> Turn:

@@ -4,10 +4,12 @@ steps to play out.
 
 Agent names: ``perfectdou`` plays the networks shipped with paiju (``weights/doudizhu.pt``, how they were
 trained in ``weights/README.md``); ``perfectdou:PATH`` those of a model file or a training folder (``paiju train
-ppo --out DIR`` keeps its latest networks in ``DIR/model.pt``). Modules: ``model`` (networks, model files),
-``features`` (PerfectDou's features, a decision's candidates and scores), ``agent`` (the player), ``guandan``
-(the same PPO for GuanDan: the actor is a DMC GuanDan network, played by the ``dmc`` agent, and the critic in
-this module also sees the other three hands). Training: ``paiju.train.ppo``.
+ppo --out DIR`` keeps its latest networks in ``DIR/model.pt``). Networks play the ruleset they were trained for:
+the shipped ones the classic game; 癞子 tables need networks of ``paiju train ppo --features laizi`` (none ship).
+Modules: ``model`` (networks, model files), ``features`` (PerfectDou's features, classic and 癞子, a decision's
+candidates and scores), ``agent`` (the player), ``guandan`` (the same PPO for GuanDan: the actor is a DMC GuanDan
+network, played by the ``dmc`` agent, and the critic in this module also sees the other three hands). Training:
+``paiju.train.ppo``.
 This package imports torch only when an agent is made.
 """
 

@@ -3,7 +3,9 @@
 It sees only its own seat's observation (the critic's perfect features are never computed when playing).
 Greedy by default (the most probable candidate); ``sample=True`` draws from the policy as the self-play actors
 do. Bids (full mode) go to the ``rules`` player's bid module: PerfectDou plays the research game, which has no
-bidding. Inference runs on one thread (a decision is one state and a few dozen candidates).
+bidding. Networks play the ruleset they were trained for (classic or 癞子, ``PerfectDouModels.require_rules``): at
+another table the first decision raises ``PaijuError`` naming both. Inference runs on one thread (a decision is one
+state and a few dozen candidates).
 """
 
 from __future__ import annotations
@@ -43,6 +45,7 @@ class PerfectDouAgent(Agent):
             network.eval()
 
     def _policy(self, observation: Any, legal: Sequence[Action]) -> tuple[list[Action], np.ndarray]:
+        self.models.require_rules(observation.rules)
         chosen = decision(observation, legal)  # type: ignore[arg-type]
         logits, _ = scores(self.models.networks[observation.position], chosen)
         return list(chosen.candidates), softmax(logits)
@@ -61,8 +64,8 @@ class PerfectDouAgent(Agent):
         return self.score_scale if observation.phase == "play" else self.fallback.scale(observation)
 
     def explain(self, observation: Any, legal: Sequence[Action]) -> list[ScoredAction]:
-        """The candidates with the policy's probability of each (kicker variants folded into their abstract
-        action's decoded play)."""
+        """The candidates with the policy's probability of each (kicker variants, and 癞子 substitutions, folded
+        into their abstract action's decoded play)."""
         if observation.phase != "play":
             return self.fallback.explain(observation, legal)
         candidates, probabilities = self._policy(observation, legal)

@@ -32,8 +32,30 @@ Every feature is a small integer, so they travel and are stored as int8; ``STATE
 ``PERFECT_SCALE`` and ``ACTION_SCALE`` (1 for indicators, 1/20 for counts and steps) turn them into network
 inputs.
 
+**癞子** (features ``laizi``, ``LAIZI_STATE_SIZE`` and ``LAIZI_ACTION_SIZE``; the classic ones are ``paper``): as
+DanZero's features flag GuanDan's wild cards, the state gains the wild ranks and each action row what it stands for
+and how many wild cards it spends, after the classic entries (Tables 4–6, unchanged):
+
+| part   | extra | entry                                                                                  |
+| ------ | ----- | -------------------------------------------------------------------------------------- |
+| state  | 13    | the wild ranks, one-hot over 3..2 (``WILD_STATE``)                                     |
+| action | 180   | the card matrix of the cards the play stands for (``Move.effective_counts``)           |
+| action | 9     | the wild cards it spends (cards of a wild rank played, 0..8), one-hot (``WILD_SPENT``) |
+
+Minimum steps (the own, after each action, the critic's) count the wild cards (``wild_steps.min_steps``); the
+perfect extras keep their layout; is-largest reads the unseen cards as natural ones (no substitution, bombs by
+rank whatever their tier).
+
 **Decisions** (``decision``, ``scores``): a PerfectDou decision's candidate plays (one per abstract action, kickers
-decoded by Algorithm 2), their abstract indices and features, and the network's scores of them.
+decoded by Algorithm 2), their abstract indices and features, and the network's scores of them. Under 癞子 a
+play's abstract action is that of the classic play it stands for (``stand_in``: the category, main rank, length
+and kickers of ``effective_counts``), so a rank has one abstract bomb, soft, hard or wild (the row tells the tier:
+the cards played, what they stand for, the wild cards spent). Several plays then share an abstract action (other
+substitutions); its candidate is, among those spending the fewest wild cards (``wild_spent``), the play Algorithm
+2 decodes (its kicker scores count the hand's classic leading plays, wild cards as their own rank), the smaller
+cards played (``packed``) when two stand for the same play. So a hard bomb goes before a soft one of its rank and
+a natural pair before one made with a wild card, and a decision keeps at most 621 candidates where a 天地癞子
+hand may have 15,000 legal plays.
 """
 
 from __future__ import annotations
@@ -45,10 +67,11 @@ from typing import TYPE_CHECKING
 import numpy as np
 
 from paiju.core.errors import PaijuError
-from paiju.games.doudizhu.abstract_actions import group_legal
-from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, SMALL_JOKER
+from paiju.games.doudizhu import wild_steps
+from paiju.games.doudizhu.abstract_actions import abstract_index, group_legal
+from paiju.games.doudizhu.cards import FULL_DECK, NUM_RANKS, SMALL_JOKER, TWO
 from paiju.games.doudizhu.min_steps import min_steps
-from paiju.games.doudizhu.moves import HIGHEST_CHAIN_RANK, Category, Move
+from paiju.games.doudizhu.moves import HIGHEST_CHAIN_RANK, Category, Move, make_move, on_forget
 from paiju.games.doudizhu.observation import POSITIONS, DouDizhuObservation
 from paiju.games.doudizhu.rules import DouDizhuRules
 
@@ -66,6 +89,10 @@ HISTORY_ROW = MATRIX + 4
 HISTORY_SHAPE = (HISTORY_MOVES, HISTORY_ROW)
 ACTION_EXTRAS = 5
 ACTION_SIZE = MATRIX + ACTION_EXTRAS
+WILD_STATE = TWO + 1
+WILD_SPENT = 9
+LAIZI_STATE_SIZE = STATE_SIZE + WILD_STATE
+LAIZI_ACTION_SIZE = ACTION_SIZE + MATRIX + WILD_SPENT
 COUNT_SCALE = 1 / 20
 
 _RUNS = ((1, 5), (2, 3), (3, 2))
@@ -81,10 +108,53 @@ def _scale(size: int, counted: Sequence[int]) -> np.ndarray:
 
 
 _SCALARS = STATE_MATRICES * MATRIX
-STATE_SCALE = _scale(STATE_SIZE, range(_SCALARS + 3, _SCALARS + 8))
+_STATE_COUNTS = range(_SCALARS + 3, _SCALARS + 8)
+STATE_SCALE = _scale(STATE_SIZE, _STATE_COUNTS)
 """Per-entry input scale of the state: cards left, minimum steps and bombs are divided by 20."""
 PERFECT_SCALE = _scale(PERFECT_SIZE, (2 * MATRIX, 2 * MATRIX + 1))
 ACTION_SCALE = _scale(ACTION_SIZE, (MATRIX + 4,))
+LAIZI_STATE_SCALE = _scale(LAIZI_STATE_SIZE, _STATE_COUNTS)
+LAIZI_ACTION_SCALE = _scale(LAIZI_ACTION_SIZE, (MATRIX + 4,))
+
+
+@dataclass(frozen=True, slots=True, eq=False)
+class Layout:
+    """A feature set: whether it describes 癞子 decisions, its state and action sizes and their input scales."""
+
+    laizi: bool
+    state_size: int
+    action_size: int
+    state_scale: np.ndarray
+    action_scale: np.ndarray
+
+    @property
+    def ruleset(self) -> str:
+        """The rules it describes, in words."""
+        return "癞子" if self.laizi else "the classic rules"
+
+
+LAYOUTS = {"paper": Layout(False, STATE_SIZE, ACTION_SIZE, STATE_SCALE, ACTION_SCALE),
+           "laizi": Layout(True, LAIZI_STATE_SIZE, LAIZI_ACTION_SIZE, LAIZI_STATE_SCALE, LAIZI_ACTION_SCALE)}
+"""The feature sets by name: PerfectDou's (``paper``, the classic game) and 癞子's (``laizi``)."""
+FEATURES = tuple(LAYOUTS)
+
+
+def layout(features: str) -> Layout:
+    """The feature set ``features`` (``LAYOUTS``); ``ValueError`` naming the known ones."""
+    if features not in LAYOUTS:
+        raise ValueError(f"PerfectDou features must be one of {', '.join(FEATURES)}, got {features!r}")
+    return LAYOUTS[features]
+
+
+def features_for(rules: DouDizhuRules) -> str:
+    """The feature set that describes decisions under ``rules``."""
+    return "laizi" if rules.laizi else "paper"
+
+
+def hand_steps(counts: Sequence[int], wild: Sequence[int], rules: DouDizhuRules) -> int:
+    """The fewest plays that empty ``counts``: with wild ranks ``wild`` (癞子) ``wild_steps.min_steps``, else the
+    classic oracle."""
+    return wild_steps.min_steps(counts, wild, rules) if wild else min_steps(counts, rules)
 
 
 def card_matrices(counts: np.ndarray) -> np.ndarray:
@@ -114,7 +184,8 @@ def card_matrices(counts: np.ndarray) -> np.ndarray:
 @dataclass(frozen=True, slots=True)
 class PerfectDouFeatures:
     """One decision: ``state`` [STATE_SIZE], ``history`` [15, 184], ``actions`` [n, 185] (int8, one row per
-    candidate) and ``perfect`` [PERFECT_SIZE] (only when the hidden hands were given)."""
+    candidate; 癞子: [LAIZI_STATE_SIZE] and [n, LAIZI_ACTION_SIZE]) and ``perfect`` [PERFECT_SIZE] (only when the
+    hidden hands were given)."""
 
     state: np.ndarray
     history: np.ndarray
@@ -180,6 +251,7 @@ def encode(observation: DouDizhuObservation, candidates: Sequence[Move],
     if not candidates:
         raise PaijuError("PerfectDou features need at least one candidate play")
     rules: DouDizhuRules = obs.rules
+    wild = obs.wild
     me, nxt, prev = _relative(obs)
     played = np.zeros((3, NUM_RANKS), dtype=np.int8)
     bombs = 0
@@ -199,7 +271,7 @@ def encode(observation: DouDizhuObservation, candidates: Sequence[Move],
                      *(np.array(move.counts, dtype=np.int8) for _, move in recent),
                      *(np.array(move.counts, dtype=np.int8) for move in candidates)])
     matrices = card_matrices(sets).reshape(len(sets), MATRIX)
-    own_steps = min_steps(obs.hand, rules)
+    own_steps = hand_steps(obs.hand, wild, rules)
     state = np.empty(STATE_SIZE, dtype=np.int8)
     state[:_SCALARS] = matrices[:STATE_MATRICES].ravel()
     role = POSITIONS.index(obs.position)  # type: ignore[arg-type]
@@ -220,17 +292,37 @@ def encode(observation: DouDizhuObservation, candidates: Sequence[Move],
         after = tuple(h - m for h, m in zip(obs.hand, move.counts, strict=True))
         actions[row, MATRIX:] = (move.is_bomb, is_largest(move, unseen_list, largest),
                                  move.size == obs.cards_left[nxt], move.size == obs.cards_left[prev],
-                                 min_steps(after, rules))
-    perfect = None if hidden_hands is None else perfect_extras(hidden_hands[nxt], hidden_hands[prev], rules)
+                                 hand_steps(after, wild, rules))
+    if rules.laizi:
+        state, actions = _with_wild_cards(state, actions, wild, candidates)
+    perfect = None if hidden_hands is None else perfect_extras(hidden_hands[nxt], hidden_hands[prev], rules, wild)
     return PerfectDouFeatures(state, history, actions, perfect)
 
 
-def perfect_extras(next_hand: Sequence[int], prev_hand: Sequence[int], rules: DouDizhuRules) -> np.ndarray:
+def wild_spent(move: Move, wild: Sequence[int]) -> int:
+    """The wild cards ``move`` plays (cards of the wild ranks ``wild``, whatever they stand for)."""
+    return sum(move.counts[rank] for rank in wild)
+
+
+def _with_wild_cards(state: np.ndarray, actions: np.ndarray, wild: Sequence[int],
+                     candidates: Sequence[Move]) -> tuple[np.ndarray, np.ndarray]:
+    """The classic state and action rows with the 癞子 extras appended (module doc)."""
+    wild_ranks = np.zeros(WILD_STATE, dtype=np.int8)
+    wild_ranks[list(wild)] = 1
+    stands = card_matrices(np.array([move.effective_counts for move in candidates], dtype=np.int8))
+    spent = np.zeros((len(candidates), WILD_SPENT), dtype=np.int8)
+    spent[np.arange(len(candidates)), [wild_spent(move, wild) for move in candidates]] = 1
+    return (np.concatenate([state, wild_ranks]),
+            np.concatenate([actions, stands.reshape(len(candidates), MATRIX), spent], axis=1))
+
+
+def perfect_extras(next_hand: Sequence[int], prev_hand: Sequence[int], rules: DouDizhuRules,
+                   wild: Sequence[int] = ()) -> np.ndarray:
     """The critic's perfect extras: the card matrices of the next and the previous seat's hands and their
-    minimum steps."""
+    minimum steps (with the wild ranks ``wild``, 癞子)."""
     perfect = np.empty(PERFECT_SIZE, dtype=np.int8)
     perfect[:2 * MATRIX] = card_matrices(np.array([next_hand, prev_hand], dtype=np.int8)).ravel()
-    perfect[2 * MATRIX:] = (min_steps(tuple(next_hand), rules), min_steps(tuple(prev_hand), rules))
+    perfect[2 * MATRIX:] = (hand_steps(tuple(next_hand), wild, rules), hand_steps(tuple(prev_hand), wild, rules))
     return perfect
 
 
@@ -243,12 +335,52 @@ class Decision:
     features: PerfectDouFeatures
 
 
+_STAND_INS: dict[Move, Move] = {}
+"""The classic play each substituting 癞子 play stands for (plays are interned; forgotten with them)."""
+on_forget(_STAND_INS.clear)
+
+
+def stand_in(move: Move) -> Move:
+    """The classic play ``move`` stands for: itself unless a wild card substitutes (module doc)."""
+    if not move.stands_for:
+        return move
+    found = _STAND_INS.get(move)
+    if found is None:
+        found = _STAND_INS[move] = make_move(move.effective_counts, move.category, move.rank, move.length)
+    return found
+
+
+def abstract_of(move: Move) -> int:
+    """The abstract action of a play (癞子: of the classic play it stands for)."""
+    return abstract_index(stand_in(move))
+
+
+def group_candidates(legal: Sequence[Move], observation: DouDizhuObservation) -> tuple[np.ndarray, list[Move]]:
+    """The distinct abstract actions among ``legal`` (int64, in order of first appearance) and the legal play
+    chosen for each (module doc): Algorithm 2's (``group_legal``), under 癞子 among the plays spending the fewest
+    wild cards."""
+    hand, rules = observation.hand, observation.rules
+    if not rules.laizi:
+        return group_legal(legal, hand, rules)
+    plays = [(stand_in(move), wild_spent(move, observation.wild), move) for move in legal]
+    fewest: dict[int, int] = {}
+    for classic, spent, _ in plays:
+        index = abstract_index(classic)
+        fewest[index] = min(spent, fewest.get(index, spent))
+    kept: dict[Move, Move] = {}
+    for classic, spent, move in plays:
+        if spent == fewest[abstract_index(classic)] and (classic not in kept or move.packed < kept[classic].packed):
+            kept[classic] = move
+    abstract, decoded = group_legal(list(kept), hand, rules)
+    return abstract, [kept[classic] for classic in decoded]
+
+
 def decision(observation: DouDizhuObservation, legal: Sequence[Move],
              hidden_hands: Sequence[Sequence[int]] | None = None) -> Decision:
     """Group ``legal`` into abstract actions and encode them; ``hidden_hands`` (training only) adds the critic's
     perfect features."""
-    abstract, candidates = group_legal(legal, observation.hand, observation.rules)
-    return Decision(candidates, abstract, encode(observation, candidates, hidden_hands))
+    abstract, chosen = group_candidates(legal, observation)
+    return Decision(chosen, abstract, encode(observation, chosen, hidden_hands))
 
 
 def scores(network: PerfectDouNet, decision: Decision, with_value: bool = False) -> tuple[np.ndarray, float | None]:
@@ -266,6 +398,8 @@ def scores(network: PerfectDouNet, decision: Decision, with_value: bool = False)
     return logits.numpy(), value
 
 
-__all__ = ["ACTION_SCALE", "ACTION_SIZE", "HISTORY_SHAPE", "MATRIX", "PERFECT_SCALE", "PERFECT_SIZE", "STATE_SCALE",
-           "STATE_SIZE", "Decision", "PerfectDouFeatures", "card_matrices", "decision", "encode", "is_largest",
-           "scores"]
+__all__ = ["ACTION_SCALE", "ACTION_SIZE", "FEATURES", "HISTORY_SHAPE", "LAIZI_ACTION_SCALE", "LAIZI_ACTION_SIZE",
+           "LAIZI_STATE_SCALE", "LAIZI_STATE_SIZE", "LAYOUTS", "MATRIX", "PERFECT_SCALE", "PERFECT_SIZE",
+           "STATE_SCALE", "STATE_SIZE", "WILD_SPENT", "WILD_STATE", "Decision", "Layout", "PerfectDouFeatures",
+           "abstract_of", "card_matrices", "decision", "encode", "features_for", "group_candidates",
+           "hand_steps", "is_largest", "layout", "perfect_extras", "scores", "stand_in", "wild_spent"]

@@ -11,6 +11,8 @@ execution", PTIE).
 The policy scores candidates by their features (Table 6) and their abstract action (the 621 of appendix E.2),
 so the output layer is the action embedding rather than 621 fixed logits; only candidates present in a
 decision are scored. With ``perfect=False`` the critic sees what the actor sees (the PTIE ablation).
+``features`` (``ModelConfig``) names the feature set and so the game the networks play: ``paper`` the classic
+rules, ``laizi`` 癞子 (``paiju.agents.perfectdou.features``); ``require_rules`` refuses the other.
 
 Model files (``torch.save``, loaded with ``weights_only=True``): ``{"format": "paiju-perfectdou-1", "model":
 ModelConfig JSON, "networks": {role: state_dict}, "meta": {...}}``; shipped files store half precision.
@@ -26,17 +28,10 @@ import torch
 from torch import nn
 
 from paiju.agents.model_files import atomic_torch_save, read_torch_file, require_model_format, resolve
-from paiju.agents.perfectdou.features import (
-    ACTION_SCALE,
-    ACTION_SIZE,
-    HISTORY_SHAPE,
-    PERFECT_SCALE,
-    PERFECT_SIZE,
-    STATE_SCALE,
-    STATE_SIZE,
-)
+from paiju.agents.perfectdou.features import HISTORY_SHAPE, PERFECT_SCALE, PERFECT_SIZE, Layout, features_for, layout
 from paiju.core.errors import PaijuError
 from paiju.games.doudizhu.abstract_actions import ABSTRACT_COUNT
+from paiju.games.doudizhu.rules import DouDizhuRules
 
 FORMAT = "paiju-perfectdou-1"
 ROLES = ("landlord", "down", "up")
@@ -44,17 +39,23 @@ ROLES = ("landlord", "down", "up")
 
 @dataclass(frozen=True, slots=True)
 class ModelConfig:
-    """Network sizes (Table 7's by default) and whether the critic sees the hidden hands."""
+    """Network sizes (Table 7's by default), whether the critic sees the hidden hands, and the feature set
+    (``features.LAYOUTS``: ``paper``, the classic game; ``laizi``)."""
 
     lstm: int = 128
     policy: tuple[int, ...] = (256, 256, 256, 512)
     value: tuple[int, ...] = (256, 256, 256, 256)
     action: tuple[int, ...] = (256,)
     perfect: bool = True
+    features: str = "paper"
+
+    @property
+    def layout(self) -> Layout:
+        return layout(self.features)
 
     def to_json(self) -> dict[str, Any]:
         return {"lstm": self.lstm, "policy": list(self.policy), "value": list(self.value),
-                "action": list(self.action), "perfect": self.perfect}
+                "action": list(self.action), "perfect": self.perfect, "features": self.features}
 
     @classmethod
     def from_json(cls, value: dict[str, Any]) -> ModelConfig:
@@ -67,7 +68,9 @@ class ModelConfig:
         lstm = value.get("lstm", cls().lstm)
         if not isinstance(lstm, int) or lstm <= 0:
             raise ValueError(f"model 'lstm' must be a positive integer, got {lstm!r}")
-        return cls(lstm=lstm, perfect=bool(value.get("perfect", True)), **sizes)
+        features = value.get("features", cls().features)  # files that name none predate 癞子: classic
+        layout(features)  # ValueError unless a known feature set
+        return cls(lstm=lstm, perfect=bool(value.get("perfect", True)), features=features, **sizes)
 
 
 def _mlp(inputs: int, widths: tuple[int, ...], last_activation: bool = True) -> nn.Sequential:
@@ -86,26 +89,27 @@ class PerfectDouNet(nn.Module):
     def __init__(self, config: ModelConfig) -> None:
         super().__init__()
         self.config = config
-        self.register_buffer("state_scale", torch.from_numpy(STATE_SCALE.copy()), persistent=False)
+        sizes = config.layout
+        self.register_buffer("state_scale", torch.from_numpy(sizes.state_scale.copy()), persistent=False)
         self.register_buffer("perfect_scale", torch.from_numpy(PERFECT_SCALE.copy()), persistent=False)
-        self.register_buffer("action_scale", torch.from_numpy(ACTION_SCALE.copy()), persistent=False)
+        self.register_buffer("action_scale", torch.from_numpy(sizes.action_scale.copy()), persistent=False)
         self.lstm = nn.LSTM(HISTORY_SHAPE[1], config.lstm, batch_first=True)
-        self.policy = _mlp(STATE_SIZE + config.lstm, config.policy, last_activation=False)
+        self.policy = _mlp(sizes.state_size + config.lstm, config.policy, last_activation=False)
         width = config.policy[-1]
-        self.action = _mlp(ACTION_SIZE, (*config.action, width), last_activation=False)
+        self.action = _mlp(sizes.action_size, (*config.action, width), last_activation=False)
         self.embedding = nn.Embedding(ABSTRACT_COUNT, width)
         nn.init.normal_(self.embedding.weight, std=0.02)
         self.value = nn.Sequential(_mlp(width + (PERFECT_SIZE if config.perfect else 0), config.value),
                                    nn.Linear(config.value[-1], 1))
 
     def encode(self, state: torch.Tensor, history: torch.Tensor) -> torch.Tensor:
-        """``s`` [b, width] of states [b, STATE_SIZE] and histories [b, 15, 184] (int8 or float)."""
+        """``s`` [b, width] of states [b, state size] and histories [b, 15, 184] (int8 or float)."""
         _, (summary, _) = self.lstm(history.float())
         return self.policy(torch.cat([state.float() * self.state_scale, summary[-1]], dim=1))
 
     def logits(self, encoded: torch.Tensor, actions: torch.Tensor, abstract: torch.Tensor,
                owner: torch.Tensor | None = None) -> torch.Tensor:
-        """One logit per candidate row: ``actions`` [n, 185], ``abstract`` [n] indices, ``owner`` [n] the row of
+        """One logit per candidate row: ``actions`` [n, action size], ``abstract`` [n] indices, ``owner`` [n] the row of
         ``encoded`` each candidate belongs to (``None``: all to row 0)."""
         embedded = self.action(actions.float() * self.action_scale) + self.embedding(abstract)
         context = encoded[0].expand_as(embedded) if owner is None else encoded[owner]
@@ -135,6 +139,21 @@ class PerfectDouModels:
             torch.manual_seed(seed)
             networks = {role: PerfectDouNet(config) for role in ROLES}
         return cls(config, networks)
+
+    def require_rules(self, rules: DouDizhuRules) -> None:
+        """``PaijuError`` naming both rulesets unless these networks were trained for ``rules``' game (the classic
+        one or 癞子)."""
+        wanted = features_for(rules)
+        if wanted == self.config.features:
+            return
+        if rules.laizi:
+            remedy = ("play 癞子 networks, perfectdou:PATH of a `paiju train ppo --features laizi` run (paiju ships "
+                      "no 癞子 PerfectDou networks)")
+        else:
+            remedy = "play classic networks (perfectdou, the shipped ones)"
+        raise PaijuError(f"these PerfectDou networks were trained for {self.config.layout.ruleset} "
+                         f"({self.config.features} features); this table plays {layout(wanted).ruleset} "
+                         f"{rules.to_json()}: {remedy}")
 
     def with_critic(self, perfect: bool, seed: int) -> PerfectDouModels:
         """These actors with a fresh critic (from ``seed``) that sees the hidden hands or not (``perfect``)."""
