@@ -17,7 +17,8 @@ go round doudizhu (full rules, with bidding), guandan (2 rounds, so that tribute
 gongzhu. Every seat is a network client: a table is created over HTTP, half of them with ``human`` seats (the
 tokens come back in the reply) and half with ``open`` seats, each reserved with ``POST
 /api/tables/{id}/seats/{seat}``; each seat connects to ``/ws/tables/{id}?token=...`` and answers every ``act``
-at once with a seeded random legal action. A game stops being started at the deadline; the games under way
+with a seeded random legal action, at once or (``--think S``) after a seeded pause of 0 to 2S seconds, as a bot
+that computes or a person would. A game stops being started at the deadline; the games under way
 finish.
 
 **Figures.** *moves/s*: actions sent by the clients before the deadline, over the run's length. *Move
@@ -86,6 +87,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
+import orjson
 import websockets
 from websockets.asyncio.client import ClientConnection
 
@@ -133,6 +135,9 @@ class LoadConfig:
     """Seconds a ``nonreader`` keeps its socket after the game, waiting to be disconnected."""
     flood_bursts: int = 200
     """Most bursts one ``flood`` client sends (``FLOOD_BURST`` messages each)."""
+    think: float = 0.0
+    """Mean seconds a well-behaved client thinks before it answers an ``act`` (uniform over 0 .. 2 × ``think``,
+    drawn from its seat's generator; 0: it answers at once)."""
     message_limit: float = 30.0
     """Seconds a client waits for the server's next message before counting an error."""
     drain_limit: float = 180.0
@@ -487,7 +492,8 @@ async def play_seat(run: Run, group: Group, table: SeatedTable, seat: int, rng: 
         sent: Any = None
         while True:
             try:
-                raw = await asyncio.wait_for(connection.recv(), run.config.message_limit)
+                async with asyncio.timeout(run.config.message_limit):
+                    raw = await connection.recv()
             except TimeoutError:
                 group.error("timeout", f"{where}: no message in {run.config.message_limit} s")
                 return played
@@ -498,7 +504,7 @@ async def play_seat(run: Run, group: Group, table: SeatedTable, seat: int, rng: 
             text = raw if isinstance(raw, str) else '{"type": "binary"}'
             if run.checker is not None:
                 played.messages.append(text)
-            message = json.loads(text)
+            message = orjson.loads(text)
             if sent_at is not None:
                 group.latencies.setdefault(table.game, []).append(now - sent_at)
                 sent_at = None
@@ -512,7 +518,9 @@ async def play_seat(run: Run, group: Group, table: SeatedTable, seat: int, rng: 
                 played.acts += 1
                 if answer:
                     sent = rng.choice(message["legal"])
-                    await connection.send(json.dumps({"action": sent}))
+                    if run.config.think:
+                        await asyncio.sleep(rng.uniform(0.0, 2.0 * run.config.think))
+                    await connection.send(orjson.dumps({"action": sent}).decode())
                     sent_at = time.perf_counter()
                     group.moves += 1
             elif kind == "end":
@@ -1279,6 +1287,8 @@ def parse_arguments(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tables", type=int, default=4, help="tables played at once (default 4)")
     parser.add_argument("--minutes", type=float, default=1.0, help="length of the run (default 1)")
     parser.add_argument("--faults", action="store_true", help="add the abusive clients")
+    parser.add_argument("--think", type=float, default=0.0, metavar="S",
+                        help="mean seconds a client thinks before each move (uniform over 0..2S; default 0: at once)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--out", type=Path, help="write every figure to this JSON file")
     parser.add_argument("--fuzz", type=int, default=0, metavar="N", help="send N fuzzed messages to a live seat")
@@ -1299,7 +1309,7 @@ def main(argv: list[str] | None = None) -> None:
     from common import machine
 
     config = LoadConfig(tables=arguments.tables, seconds=60 * arguments.minutes, faults=arguments.faults,
-                        seed=arguments.seed, move_timeout=arguments.move_timeout,
+                        seed=arguments.seed, move_timeout=arguments.move_timeout, think=arguments.think,
                         games=tuple(arguments.games.split(",")), fault_games=tuple(arguments.games.split(",")),
                         fault_kinds=tuple(kind for kind in arguments.fault_kinds.split(",") if kind),
                         check_leaks=not arguments.no_leak_check)

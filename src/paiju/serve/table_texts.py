@@ -3,8 +3,8 @@
 only in part.
 
 Each seat keeps, for every list of arrays or objects in its observation (a history), the list it encoded last and the
-text of its items; a new list whose first items are those very objects (``is``) reuses their text, so a history that
-grows by one play costs the encoding of one play. Identity, not equality, is the test: an immutable entry (the
+text of its items; a new list whose first items are those very objects (``is``) reuses their text (their text joined
+too, when the list only grew), so a history that grows by one play costs the encoding of one play. Identity, not equality, is the test: an immutable entry (the
 tuples ``State.observation_json`` shares) always spells the same JSON, whereas equal values may be spelled apart
 (``1``, ``1.0`` and ``true``; objects in another key order). The other fields are encoded together
 (``protocol.encode``); the text is the same as ``protocol.encode`` makes of the observation.
@@ -23,8 +23,8 @@ class ObservationEncoder:
     """One seat's successive observations as JSON text, reusing the text of each history's unchanged first items."""
 
     def __init__(self) -> None:
-        self._lists: dict[str, tuple[list[JSON], list[str]]] = {}
-        """Key → the list of arrays or objects encoded last under it, and the text of its items."""
+        self._lists: dict[str, tuple[list[JSON], list[str], str]] = {}
+        """Key → the list of arrays or objects encoded last under it, the text of its items, and their text joined."""
 
     def encode(self, obs: Message) -> Encoded:
         """``obs`` (this seat's latest observation) as JSON text."""
@@ -32,11 +32,17 @@ class ObservationEncoder:
                                for key, value in obs.items()}))
 
     def _list(self, key: str, items: list[JSON]) -> Encoded:
-        last, texts = self._lists.get(key, ([], []))
+        last, texts, joined = self._lists.get(key, ([], [], ""))
         kept = next(compress(count(), map(is_not, last, items)), min(len(last), len(items)))
-        texts = texts[:kept] + [encode_value(item) for item in items[kept:]]
-        self._lists[key] = (items, texts)
-        return Encoded("[" + ",".join(texts) + "]")
+        added = [encode_value(item) for item in items[kept:]]
+        if kept == len(texts):  # the list grew (or stayed): its joined text grows by the new items
+            texts.extend(added)
+            joined = ",".join((joined, *added)) if joined else ",".join(added)
+        else:
+            texts = texts[:kept] + added
+            joined = ",".join(texts)
+        self._lists[key] = (items, texts, joined)
+        return Encoded("[" + joined + "]")
 
 
 def _of_containers(value: JSON) -> bool:

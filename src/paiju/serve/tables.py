@@ -383,7 +383,8 @@ class Table:
         while True:
             if state.deal_number != deal and not state.is_terminal():
                 deal = state.deal_number
-                await asyncio.to_thread(self._begin_bots)
+                if self.bots:
+                    await asyncio.to_thread(self._begin_bots)
                 self._broadcast(lambda seat: protocol.start(self.game.name, seat.number, self.rules_json))
             self._broadcast(lambda seat: self._update(seat.number))
             seat = state.current_player
@@ -434,7 +435,8 @@ class Table:
     async def _store(self) -> None:
         """Store the finished game (one transaction), then tell every seat."""
         self.result = self.state.result()
-        await asyncio.to_thread(self._finish_bots, self.result)
+        if self.bots:
+            await asyncio.to_thread(self._finish_bots, self.result)
         self.record_id = await asyncio.to_thread(  # a long game's record takes a while to build: off the loop too
             lambda: self.store.add_finished(self.game.name, [seat.name for seat in self.seats], self.state.to_record(),
                                             self.result, None if self.ladder is None else self.ladder.ruleset,

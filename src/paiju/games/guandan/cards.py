@@ -105,6 +105,17 @@ _BYTE_SUITS = tuple(tuple(suit for suit in range(4) for _ in range((byte >> (2 *
 """The suits (positions in the byte) held by a packed byte, each as often as held."""
 
 
+_BYTE_NAMES = tuple(tuple(tuple(_NAMES[4 * rank + suit] for suit in suits if 4 * rank + suit < len(_NAMES))
+                          for suits in _BYTE_SUITS) for rank in range(14))
+"""The names of the cards a packed byte holds, by the byte's rank (0..12, then 13: the jokers) and value."""
+
+
+def unpacked_names(packed: int) -> list[str]:
+    """The platform names of a packed set's cards, in canonical order (``card_names(unpack(packed))``)."""
+    return [name for rank, byte in enumerate(packed.to_bytes(14, "little")) if byte
+            for name in _BYTE_NAMES[rank][byte]]
+
+
 def unpack(packed: int) -> list[int]:
     """The cards of a packed set, in canonical order (byte 13's two fields are the jokers, cards 52 and 53)."""
     return [4 * rank + suit for rank, byte in enumerate(packed.to_bytes(14, "little")) if byte

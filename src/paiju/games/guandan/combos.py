@@ -51,6 +51,7 @@ from paiju.games.guandan.cards import (
     pack,
     parse_cards,
     unpack,
+    unpacked_names,
     wild_card,
 )
 
@@ -119,6 +120,7 @@ KEY_MARKER = 1 << 120
 _CARD_BITS = (1 << 112) - 1
 _LOW_BITS = int("01" * 56, 2)
 _TYPES = tuple(ComboType)
+_PLATFORM_TYPES = tuple(combo.platform for combo in _TYPES)
 
 
 class Play(int):
@@ -211,7 +213,7 @@ class Play(int):
         """``[type, rank, [cards...]]`` as the platform writes actions; a pass is ``["PASS", "PASS", "PASS"]``."""
         if self == PASS:
             return ["PASS", "PASS", "PASS"]
-        return [self.type.platform, self.rank_name, [card_name(card) for card in self.cards]]
+        return [_PLATFORM_TYPES[(self >> 4) & 15], RANK_NAMES[self & 15], unpacked_names((self >> 8) & _CARD_BITS)]
 
     def _unordered(self, other: object) -> bool:
         raise TypeError("plays have no natural order: compare them with Play.beats(other, level)")
