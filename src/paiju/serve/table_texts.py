@@ -4,10 +4,11 @@ only in part.
 
 Each seat keeps, for every list of arrays or objects in its observation (a history), the list it encoded last and the
 text of its items; a new list whose first items are those very objects (``is``) reuses their text (their text joined
-too, when the list only grew), so a history that grows by one play costs the encoding of one play. Identity, not equality, is the test: an immutable entry (the
-tuples ``State.observation_json`` shares) always spells the same JSON, whereas equal values may be spelled apart
-(``1``, ``1.0`` and ``true``; objects in another key order). The other fields are encoded together
-(``protocol.encode``); the text is the same as ``protocol.encode`` makes of the observation.
+too, when the list only grew), so a history that grows by one play costs the encoding of one play. Identity, not
+equality, is the test: an immutable entry (the tuples ``State.observation_json`` shares) always spells the same JSON,
+whereas equal values may be spelled apart (``1``, ``1.0`` and ``true``; objects in another key order). The other
+fields are encoded together (``protocol.encode``); the text is the same as ``protocol.encode`` makes of the
+observation.
 """
 
 from __future__ import annotations
