@@ -64,6 +64,7 @@ import asyncio
 import base64
 import contextlib
 import dataclasses
+import gc
 import json
 import os
 import random
@@ -93,6 +94,7 @@ from websockets.asyncio.client import ClientConnection
 
 from arena_leaks import LeakReport, check_game
 from paiju import load_game
+from paiju.serve.app import GC_YOUNG
 
 GAMES = ("doudizhu", "guandan", "gongzhu")
 GAME_RULES: dict[str, dict[str, Any] | None] = {"doudizhu": {"mode": "full"}, "guandan": {"rounds": 2},
@@ -934,8 +936,11 @@ async def _timeline(rows: list[tuple[float, int, float, float]], load: Group, us
 
 
 async def run_load(config: LoadConfig, server: ArenaServer) -> dict[str, Any]:
-    """Play ``config``'s load (and faults) against ``server``; every figure, as JSON."""
+    """Play ``config``'s load (and faults) against ``server``; every figure, as JSON. The clients' process collects
+    garbage as the server does (``paiju.serve.app.GC_YOUNG``): each message they read makes many short-lived objects."""
     checker = Checker(config.check_workers) if config.check_leaks else None
+    gc.freeze()
+    gc.set_threshold(GC_YOUNG, *gc.get_threshold()[1:])
     try:
         async with httpx.AsyncClient(base_url=server.url, timeout=config.message_limit, trust_env=False) as http:
             return await _measure(Run(server.url, http, config, checker, random.Random(config.seed)), server)
