@@ -27,7 +27,8 @@ VARIANTS = {
     "guandan": [{"rounds": 1}, {"rounds": 2, "start_level": "A"}],
     "gongzhu": [{}, {"first_leader": 2}],
 }
-BOTS = {"doudizhu": ("rules", [{"mode": "research"}, {"mode": "full"}, {"mode": "full", "laizi": True}], 12),
+BOTS = {"doudizhu": ("rules", [{"mode": "research"}, {"mode": "full"}, {"mode": "full", "laizi": True},
+                               {"mode": "full", "laizi": True, "wild_ranks": 2}], 12),
         "guandan": ("rules", [{"rounds": 1}], 4),
         "gongzhu": ("mr-greed", [{}], 12)}
 

@@ -15,6 +15,9 @@ does not tell trios and fours made with wild cards from natural ones, so the val
 where the best reading would split one of those into kickers. ``decompose`` gives a plan of at most that many
 plays: the search's chains and planes, then the classic plan of the cards the rest stands for, its bombs
 marked soft where a wild card made them and wild where they are a wild rank's four.
+
+``min_steps`` also exists compiled (``_wild_steps_fast``, chosen by ``paiju.native``): the same search in C, with
+the same values; ``reference_min_steps`` keeps this Python one. ``decompose`` is this Python one only.
 """
 
 from __future__ import annotations
@@ -38,6 +41,7 @@ from paiju.games.doudizhu.moves import (
     move_from_packed,
 )
 from paiju.games.doudizhu.rules import DouDizhuRules
+from paiju.native import fast
 
 CACHE_SIZE = 1 << 15
 """Positions remembered per ruleset and wild ranks (least recently used are forgotten first)."""
@@ -277,3 +281,7 @@ def _take(need: int, wilds: Wilds) -> Wilds:
     if first <= second:
         return min(need, first), need - min(need, first)
     return need - min(need, second), min(need, second)
+
+
+reference_min_steps = min_steps
+min_steps = fast("paiju.games.doudizhu._wild_steps_fast", "min_steps", min_steps)
