@@ -199,6 +199,20 @@ def test_the_server_survives_abusive_clients(tmp_path):
                (outcome["answers"] for outcome in faults["garbage"]["outcomes"]))
 
 
+def test_a_client_that_stops_reading_is_disconnected_once_the_server_gives_up_on_it(tmp_path):
+    """Pings until the server's answers fill the socket: the server stops reading, drops the client after
+    ``send_timeout`` and closes the connection, although its unsent answers are still queued (or drops it
+    sooner, its outbox full)."""
+    config = arena_load.LoadConfig(tables=1, seconds=2.0, faults=True, seed=2, games=("gongzhu",),
+                                   fault_games=("gongzhu",), fault_kinds=("nonreader",), move_timeout=0.3,
+                                   warm_up=False, check_workers=0, nonreader_pings=1_000_000, nonreader_hold=3.0)
+    results = run_harness(config, tmp_path, send_timeout=1.0)
+    [outcome] = results["faults"]["nonreader"]["outcomes"]
+    assert outcome["disconnected"], repr(outcome)
+    assert results["faults"]["nonreader"]["problems"] == []
+    assert results["survived"] is True
+
+
 JSON_VALUES = st.recursive(
     st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=12),
     lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),

@@ -21,6 +21,7 @@ import uvicorn
 from paiju.core.errors import PaijuError
 from paiju.serve.app import create_app
 from paiju.serve.settings import ServeSettings
+from paiju.serve.websocket_protocol import ArenaWebSocketProtocol
 
 WS_MAX_BYTES = 1 << 20
 """Largest websocket message uvicorn accepts; client messages are far smaller (see ``protocol``)."""
@@ -30,8 +31,9 @@ BROWSER_DELAY = 1.5
 
 def uvicorn_config(settings: ServeSettings, host: str, port: int, log_level: str = "info") -> uvicorn.Config:
     """The uvicorn configuration the arena runs under."""
-    return uvicorn.Config(create_app(settings), host=host, port=port, ws_max_size=WS_MAX_BYTES,
-                          ws_per_message_deflate=settings.ws_compression, log_level=log_level)
+    return uvicorn.Config(create_app(settings), host=host, port=port, ws=ArenaWebSocketProtocol,
+                          ws_max_size=WS_MAX_BYTES, ws_per_message_deflate=settings.ws_compression,
+                          log_level=log_level)
 
 
 def check_address(host: str, port: int) -> None:
