@@ -162,6 +162,18 @@ def test_a_short_load_has_no_error_no_leak_and_stores_every_game(tmp_path):
     assert results["server_log"]["tracebacks"] == 0, results["server_log"]
 
 
+def test_clients_that_think_pause_before_each_move_and_still_play_cleanly(tmp_path):
+    """``think`` 0.05: each of a Gongzhu game's 52 moves waits 0-0.1 s (about 2.6 s in all; without it the game
+    takes a fraction of a second); the game is played and stored without an error."""
+    config = arena_load.LoadConfig(tables=1, seconds=0.2, seed=3, games=("gongzhu",), warm_up=False,
+                                   check_workers=0, think=0.05)
+    results = run_harness(config, tmp_path)
+    load = results["load"]
+    assert load["errors"] == {}, load["error_examples"]
+    assert load["games_stored"] == load["games_finished"]["gongzhu"] >= 1
+    assert results["seconds"] > 1.5, results["seconds"]
+
+
 def test_a_guandan_round_with_two_tributes_and_two_returns_leaks_nothing(tmp_path):
     seed = double_down_seed()
 

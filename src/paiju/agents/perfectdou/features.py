@@ -362,14 +362,16 @@ def group_candidates(legal: Sequence[Move], observation: DouDizhuObservation) ->
     hand, rules = observation.hand, observation.rules
     if not rules.laizi:
         return group_legal(legal, hand, rules)
-    plays = [(stand_in(move), wild_spent(move, observation.wild), move) for move in legal]
+    plays = []
     fewest: dict[int, int] = {}
-    for classic, spent, _ in plays:
+    for move in legal:
+        classic, spent = stand_in(move), wild_spent(move, observation.wild)
         index = abstract_index(classic)
         fewest[index] = min(spent, fewest.get(index, spent))
+        plays.append((classic, index, spent, move))
     kept: dict[Move, Move] = {}
-    for classic, spent, move in plays:
-        if spent == fewest[abstract_index(classic)] and (classic not in kept or move.packed < kept[classic].packed):
+    for classic, index, spent, move in plays:
+        if spent == fewest[index] and (classic not in kept or move.packed < kept[classic].packed):
             kept[classic] = move
     abstract, decoded = group_legal(list(kept), hand, rules)
     return abstract, [kept[classic] for classic in decoded]
