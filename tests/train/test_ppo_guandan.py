@@ -95,6 +95,20 @@ def test_the_critic_sees_the_hidden_hands_and_the_actor_does_not() -> None:
     assert state.observation(seat).hand == state.hands[seat], "the actor's view: its own hand, not the others'"
 
 
+@pytest.mark.parametrize("features", ["plus", "paper", "advice"])
+def test_the_actor_and_critic_read_rows_of_each_encoder(features: str) -> None:
+    state = load_game("guandan").new_state(5, GuanDanRules(rounds=1))
+    while state.phase != "play":  # type: ignore[attr-defined]
+        state.apply(state.legal_actions()[0])
+    seat = state.current_player
+    encoded = adapter_for("guandan", features).encode(state.observation(seat), state.legal_actions())
+    network = guandan.GuanDanActorCritic(replace(NETS, policy=DMCModelConfig(hidden=(8,), features=features)))
+    perfect = torch.from_numpy(guandan.perfect_features(state.hands, seat))[None]
+    states, actions = torch.from_numpy(encoded.state), torch.from_numpy(encoded.actions)
+    assert network.logits(states, actions).shape == (len(encoded.actions),)
+    assert network.values(states[None], perfect).shape == (1,)
+
+
 def test_returns_are_the_rounds_result_for_each_seats_decisions_of_the_round() -> None:
     teacher = PPOWorker(NETS, 0.0, 3.0, 0.95, seed=5).collect(0, 1, teacher="rules").steps["player"]
     assert len(teacher) > 0 and np.all(teacher.value == 0)

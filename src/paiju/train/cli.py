@@ -154,8 +154,9 @@ def train_dmc(
     hidden: Annotated[str, typer.Option(help="MLP widths.")] = "256,256,256",
     lstm: Annotated[int, typer.Option(help="History LSTM size (DouDizhu).")] = 64,
     features: Annotated[str, typer.Option(help="Features the networks read: GuanDan plus (the paper's and who "
-                                               "played the play to beat and the hand an action leaves) or paper; "
-                                               "DouDizhu paper. Default: the game's first.")] = "",
+                                               "played the play to beat and the hand an action leaves), paper, or "
+                                               "advice (plus and the rules player's score of each action); "
+                                               "DouDizhu paper or laizi. Default: the game's first.")] = "",
     batch_size: Annotated[int, typer.Option(help="Frames per learner step.")] = 3200,
     chunk_frames: Annotated[int, typer.Option(help="Frames an actor plays between refreshes of its networks "
                                                    "from the learner.")] = 1600,

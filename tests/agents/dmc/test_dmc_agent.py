@@ -97,7 +97,7 @@ def test_a_file_naming_no_features_holds_the_papers_network_and_unknown_features
     assert final.is_terminal()
     data["model"]["features"] = "fancy"
     torch.save(data, tmp_path / "bad.pt")
-    with pytest.raises(PaijuError, match=r"bad\.pt: .*features must be one of plus, paper, got 'fancy'"):
+    with pytest.raises(PaijuError, match=r"bad\.pt: .*features must be one of plus, paper, advice, got 'fancy'"):
         load_models(tmp_path / "bad.pt")
     data["model"]["features"] = "plus"  # a paper-sized network declared as plus
     torch.save(data, tmp_path / "mixed.pt")

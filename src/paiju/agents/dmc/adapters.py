@@ -17,7 +17,8 @@ are small integers (card counts, one-hots, -1 flags), so samples travel and are 
   heuristics (DanZero does the same). Return of a step (spec "DanZero", reward): its round's result for the player's
   team (+3 / +2 / +1 for the winners of 1st & 2nd / 1st & 3rd / 1st & 4th, negated for the losers), plus +1 / -1 for
   the game's winners / losers on the steps of the round that ends the game (our reading of "at the game's end every
-  step also gets ±1": the steps of the final round, whose play decides the game).
+  step also gets ±1": the steps of the final round, whose play decides the game). Features ``advice`` add the
+  ``rules`` player's score of each action to ``plus`` (``paiju.agents.dmc.advice_features``).
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ from typing import Any, ClassVar, Literal
 import numpy as np
 from torch import nn
 
+from paiju.agents.dmc import advice_features, laizi_features
 from paiju.agents.dmc import danzero_features as guandan_features
 from paiju.agents.dmc import douzero_features as doudizhu_features
-from paiju.agents.dmc import laizi_features
 from paiju.agents.dmc.models import FeatureQNet, HistoryQNet, ModelConfig
 from paiju.agents.rules import DouDizhuRulesAgent
 from paiju.agents.rules.guandan import GuanDanRulesAgent
@@ -146,9 +147,15 @@ class DouDizhuAdapter(DMCAdapter):
 class GuanDanAdapter(DMCAdapter):
     game = "guandan"
     roles = ("player",)
+    SIZES: ClassVar[dict[str, tuple[int, int]]] = {
+        "plus": (guandan_features.PLUS_STATE_SIZE, guandan_features.PLUS_INPUT_SIZE),
+        "paper": (guandan_features.STATE_SIZE, guandan_features.INPUT_SIZE),
+        "advice": (advice_features.STATE_SIZE, advice_features.INPUT_SIZE)}
+    """Each encoder's state size and input row size (state + action)."""
 
     def __init__(self, features: str) -> None:
         self.features = features
+        self.state_size, self.input_size = self.SIZES[features]
 
     def role(self, observation: Any) -> str | None:
         return "player" if observation.phase == "play" else None
@@ -156,11 +163,12 @@ class GuanDanAdapter(DMCAdapter):
     def encode(self, observation: Any, legal: Sequence[Any]) -> Decision:
         if self.features == "plus":
             return Decision(*guandan_features.encode_plus(observation, legal))
+        if self.features == "advice":
+            return Decision(*advice_features.encode(observation, legal))
         return Decision(guandan_features.encode_state(observation), guandan_features.encode_actions(legal))
 
     def network(self, role: str, config: ModelConfig) -> nn.Module:
-        size = guandan_features.PLUS_INPUT_SIZE if self.features == "plus" else guandan_features.INPUT_SIZE
-        return FeatureQNet(size, config)
+        return FeatureQNet(self.input_size, config)
 
     def fallback(self, seed: int) -> Agent:
         return GuanDanRulesAgent(seed)
@@ -177,7 +185,7 @@ class GuanDanAdapter(DMCAdapter):
         return value
 
 
-FEATURES: dict[str, tuple[str, ...]] = {"doudizhu": ("paper", "laizi"), "guandan": ("plus", "paper")}
+FEATURES: dict[str, tuple[str, ...]] = {"doudizhu": ("paper", "laizi"), "guandan": ("plus", "paper", "advice")}
 """Each game's encoders, its default first."""
 ADAPTERS: dict[tuple[str, str], DMCAdapter] = {
     **{("doudizhu", features): DouDizhuAdapter(features) for features in FEATURES["doudizhu"]},

@@ -24,7 +24,7 @@ import torch
 from torch import nn
 
 from paiju.agents.dmc import danzero_features
-from paiju.agents.dmc.adapters import adapter_for
+from paiju.agents.dmc.adapters import GuanDanAdapter, adapter_for
 from paiju.agents.dmc.models import FeatureQNet
 from paiju.agents.dmc.models import ModelConfig as PolicyConfig
 from paiju.agents.dmc.weights import DMCModels
@@ -84,10 +84,10 @@ class GuanDanActorCritic(nn.Module):
     def __init__(self, nets: GuanDanNets) -> None:
         super().__init__()
         self.nets = nets
-        features = adapter_for("guandan", nets.policy.features).features
-        state_size = (danzero_features.PLUS_STATE_SIZE if features == "plus" else danzero_features.STATE_SIZE)
-        input_size = danzero_features.PLUS_INPUT_SIZE if features == "plus" else danzero_features.INPUT_SIZE
-        self.policy = FeatureQNet(input_size, nets.policy)
+        adapter = adapter_for("guandan", nets.policy.features)
+        assert isinstance(adapter, GuanDanAdapter)
+        state_size = adapter.state_size
+        self.policy = FeatureQNet(adapter.input_size, nets.policy)
         scale = np.ones(PERFECT_SIZE if nets.perfect else 0, dtype=np.float32)
         scale[3 * danzero_features.CARD_SET_SIZE:] = 1 / HAND_SIZE
         self.register_buffer("perfect_scale", torch.from_numpy(scale), persistent=False)

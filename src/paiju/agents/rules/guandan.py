@@ -304,6 +304,15 @@ def play_scores(judge: _PlayJudge, legal: Sequence[Play]) -> tuple[list[Play], l
     return plays, scores
 
 
+def play_values(observation: GuanDanObservation, legal: Sequence[Play],
+                config: GuanDanRulesConfig | None = None) -> list[float]:
+    """The ``rules`` player's score of each play of ``legal`` (phase "play"), in ``legal``'s order: the player
+    plays a highest-scored one (``play_scores``)."""
+    plays, scores = play_scores(_PlayJudge(observation, config or GuanDanRulesConfig()), legal)
+    by_play = dict(zip(plays, scores, strict=True))
+    return [by_play[play] for play in legal]
+
+
 def played_cards(history: Sequence[tuple[int, Play]]) -> int:
     """The packed set of the cards of the plays in ``history`` ((seat, play) pairs)."""
     return sum((play >> 8) & CARD_BITS for _, play in history)
