@@ -80,6 +80,16 @@ def test_a_warm_start_from_records_writes_the_model_and_the_held_out_accuracy_by
     assert f"all {held_out['decisions']:,} {held_out['top1']:.3f}" in text
 
 
+def test_warm_passes_imitate_the_training_games_that_many_times(tmp_path: Path, corpus: Path) -> None:
+    once = sum(len(rows) for entry in WarmCorpus(corpus, "guandan", 0.25).training_games()
+               for rows in game_rows(adapter_for("guandan"), entry, "adp").values())
+    train(tiny(tmp_path / "run", corpus, warm_holdout=0.25, warm_passes=3, frames=3 * once + 1), tensorboard=False)
+    progress = DMCRun.load(tmp_path / "run").progress
+    assert progress.corpus_done and progress.corpus_games == 3 * 3 and progress.corpus_decisions == 3 * once
+    with pytest.raises(PaijuError, match="warm_passes must be at least 1, got 0"):
+        tiny(tmp_path / "zero", corpus, warm_passes=0, frames=1)
+
+
 def test_the_rows_are_every_play_decision_with_the_recorded_action_and_the_games_returns(corpus: Path) -> None:
     adapter = adapter_for("guandan")
     entry = next(iter(CorpusReader(corpus, "guandan")))

@@ -66,6 +66,7 @@ RECORDS: tuple[Option, ...] = (
                                         "self-play; bad records are reported and skipped."),
     ("warm_holdout", float, 0.05, "Share of the --warm-records games, the last ones, never trained on: the warm "
                                   "start's top-1 accuracy on them goes to DIR/warm-accuracy.json."),
+    ("warm_passes", int, 1, "Passes over the --warm-records training games."),
 )
 SUMMARY_OPTIONS = ("out", "resume", "eval_against", "tensorboard")
 """Common options that are not settings fields."""
@@ -210,7 +211,6 @@ def train_ppo(
                                                   "values: a corpus of search games).")] = "hard",
     warm_temperature: Annotated[float, typer.Option(help="Points of candidate value per logit of the soft "
                                                          "target.")] = 0.25,
-    warm_passes: Annotated[int, typer.Option(help="Passes over the --warm-records training games.")] = 1,
 ) -> dict[str, Any]:
     """PerfectDou: PPO self-play with a perfect-information critic (DouDizhu: and the minimum-steps oracle reward;
     GuanDan: the policy a DMC network, --init a GuanDan DMC model file, written back as one for the dmc agent).
@@ -221,7 +221,7 @@ def train_ppo(
     return {"games": games, "model": model, "oracle_scale": oracle_scale, "epochs": epochs, "minibatch": minibatch,
             "learning_rate": learning_rate, "entropy": entropy, "clip": clip, "gae_lambda": gae_lambda,
             "temperature": temperature, "features": features, "warm_target": warm_target,
-            "warm_temperature": warm_temperature, "warm_passes": warm_passes}
+            "warm_temperature": warm_temperature}
 
 
 @trainer_command("scrofazero", with_batches=True, game="gongzhu", eval_deals=64, eval_against="mr-greed",

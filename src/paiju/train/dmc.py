@@ -20,7 +20,8 @@ regression then improves on. The log's ``teacher_top1`` is the share of the teac
 was the teacher's action, before the step on them (each batch is new to the network).
 
 A warm start may instead read recorded games (``warm_records``, a corpus from ``paiju records generate``;
-``paiju.train.dmc_corpus``): the learner replays them itself, one game a step in file order, and makes the same
+``paiju.train.dmc_corpus``): the learner replays them itself, one game a step in file order (``warm_passes``
+times over), and makes the same
 rows from every seat's play decisions, the recorded action as the teacher's and the recorded game's returns; bad
 records are reported by file and line and skipped. The last ``warm_holdout`` of the games are never trained on:
 after the others (or at the end of a run stopped before), the share of their decisions whose highest Q is the
@@ -313,18 +314,19 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
             buffers[role] = buffered
 
     def imitate_records(self, loop: TrainingLoop) -> None:
-        """The corpus's next training game imitated; after its last one, the end of the warm start."""
+        """The corpus's next training game imitated; after the last one of the last pass, the end of the warm
+        start."""
         corpus, progress = self.corpus, self.progress
         assert corpus is not None
         if self.records is None:
-            self.records = corpus.training_games(progress.corpus_games)
+            self.records = corpus.training_passes(self.config.warm_passes, progress.corpus_games)
         entry = next(self.records, None)
         if entry is not None:
             rows = game_rows(self.models.adapter, entry, self.config.objective)
             progress.corpus_games += 1
             progress.corpus_decisions += sum(len(found) for found in rows.values())
             self.take(loop, rows)
-        if entry is None or progress.corpus_games >= corpus.training:
+        if entry is None or progress.corpus_games >= corpus.training * self.config.warm_passes:
             self.end_warm_start(loop)
 
     def end_warm_start(self, loop: TrainingLoop) -> None:

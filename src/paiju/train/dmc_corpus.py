@@ -84,6 +84,11 @@ class WarmCorpus:
         """The games trained on, from the ``start``-th on (a resumed run's place)."""
         return itertools.islice(self._read([]), start, self.training)
 
+    def training_passes(self, passes: int, start: int = 0) -> Iterator[CorpusGame]:
+        """The games trained on, ``passes`` times over, from the ``start``-th on (a resumed run's place)."""
+        every = itertools.chain.from_iterable(self.training_games() for _ in range(passes))
+        return itertools.islice(every, start, None)
+
     def held_out_games(self) -> Iterator[CorpusGame]:
         """The games never trained on: the last ``held_out``."""
         return itertools.islice(self._read([]), self.training, None)

@@ -141,13 +141,17 @@ class WarmStart:
     warm_holdout: float = 0.05
     """The share of ``warm_records``'s games, the last ones, never trained on: the warm start's accuracy is
     measured on them (0: none held out)."""
+    warm_passes: int = 1
+    """Passes over ``warm_records``'s training games."""
 
     def check_warm_start(self, reads_records: bool) -> None:
         """``PaijuError`` naming a warm start these settings cannot make: negative games, a corpus for a trainer
         that reads none (``reads_records`` false), a teacher's games and a corpus at once, a held-out share
-        outside [0, 1)."""
+        outside [0, 1), fewer than one pass over the corpus."""
         if self.warm_games < 0:
             raise PaijuError(f"warm_games must be at least 0, got {self.warm_games}")
+        if self.warm_passes < 1:
+            raise PaijuError(f"warm_passes must be at least 1, got {self.warm_passes}")
         if self.warm_records is None:
             return
         if not reads_records:

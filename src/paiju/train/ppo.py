@@ -144,8 +144,6 @@ class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu", "guandan"), bou
     softmax(candidate value / ``warm_temperature``) over the candidates the search examined (DouDizhu)."""
     warm_temperature: float = 0.25
     """Points of a searched candidate's value per unit of logit in the soft target."""
-    warm_passes: int = 1
-    """Passes over the corpus's training games in a warm start from records."""
     eval_opponents: tuple[str, ...] = ("rules", "dmc")
     READS_RECORDS: ClassVar[bool] = True
 
@@ -157,10 +155,9 @@ class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu", "guandan"), bou
             raise PaijuError(f"need 0 ≤ gae_lambda ≤ 1 and 0 < clip < 1, got {self.gae_lambda}, {self.clip}")
         if self.temperature <= 0:
             raise PaijuError(f"temperature must be positive, got {self.temperature}")
-        if self.warm_target not in WARM_TARGETS or self.warm_temperature <= 0 or self.warm_passes < 1:
-            raise PaijuError(f"warm_target must be one of {', '.join(WARM_TARGETS)}, warm_temperature positive and "
-                             f"warm_passes at least 1, got {self.warm_target!r}, {self.warm_temperature}, "
-                             f"{self.warm_passes}")
+        if self.warm_target not in WARM_TARGETS or self.warm_temperature <= 0:
+            raise PaijuError(f"warm_target must be one of {', '.join(WARM_TARGETS)} and warm_temperature positive, "
+                             f"got {self.warm_target!r}, {self.warm_temperature}")
         if self.warm_records is not None and self.game != "doudizhu":
             raise PaijuError(f"PPO warm-starts from recorded DouDizhu games only, not {self.game} (GuanDan: paiju "
                              "train dmc --warm-records, then --init from it)")
@@ -340,9 +337,7 @@ class PPORun(BatchRun[PPOConfig, PPOProgress], settings=PPOConfig, progress=PPOP
         assert corpus is not None and isinstance(self.game, DouDizhuPPO)
         total = corpus.training * config.warm_passes
         if self.records is None:
-            self.records = itertools.islice(
-                itertools.chain.from_iterable(corpus.training_games() for _ in itertools.count()),
-                progress.corpus_games, total)
+            self.records = corpus.training_passes(config.warm_passes, progress.corpus_games)
         entries = list(itertools.islice(self.records, config.batch_games))
         self.learn_games(loop, entries)
         progress.corpus_games += len(entries)
