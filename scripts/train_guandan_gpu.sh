@@ -2,8 +2,8 @@
 # GuanDan DMC in one command of under 10 minutes on a machine with 16 CPU cores and one CUDA GPU:
 # actors on the cores, the learner on the GPU. Two stages, each a `paiju train dmc` run:
 #
-#   1. warm start: the `rules` player's games at every seat, imitated (WARM_MINUTES; skipped when INIT names
-#      a model to start from);
+#   1. warm start: the `rules` player's games at every seat, imitated (WARM_MINUTES; the network reads
+#      FEATURES, `advice` by default; skipped when INIT names a model to start from, whose features it keeps);
 #   2. Deep Monte-Carlo self-play from the stage's network (SELFPLAY_MINUTES).
 #
 # Run it from the repository root with the machine's python3 (it needs numpy, torch, typer, rich and Cython,
@@ -28,6 +28,7 @@ SELFPLAY_MINUTES=${SELFPLAY_MINUTES:-2.5}
 DEVICE=${DEVICE:-cuda}
 SEED=${SEED:-1}
 INIT=${INIT:-}
+FEATURES=${FEATURES:-advice}
 PYTHON=${PYTHON:-python3}
 
 mkdir -p "$OUT" "$RUNS"
@@ -43,7 +44,7 @@ train() {
 
 if [ -z "$INIT" ]; then
     rm -rf "$RUNS/warm"
-    train --out "$RUNS/warm" --minutes "$WARM_MINUTES" --warm-games 100000000
+    train --out "$RUNS/warm" --minutes "$WARM_MINUTES" --warm-games 100000000 --features "$FEATURES"
     cp "$RUNS/warm/model.pt" "$OUT/warm.pt"
     cp "$RUNS/warm/log.csv" "$OUT/warm-log.csv"
     INIT="$RUNS/warm/model.pt"

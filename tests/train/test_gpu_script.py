@@ -22,7 +22,7 @@ def test_the_gpu_script_writes_both_stages_networks(tmp_path: Path) -> None:
     assert sorted(path.name for path in out.iterdir()) == ["selfplay-log.csv", "selfplay.pt", "warm-log.csv",
                                                            "warm.pt"]
     warm, selfplay = load_models(out / "warm.pt"), load_models(out / "selfplay.pt")
-    assert warm.meta["teacher"] == "rules" and warm.config.features == "plus"
+    assert warm.meta["teacher"] == "rules" and warm.config.features == "advice"
     assert selfplay.meta["config"]["init"] == str(tmp_path / "runs" / "warm" / "model.pt")
 
 
