@@ -80,9 +80,9 @@ class WarmCorpus:
                 skipped.append(f"{entry.source}: {found}")
         skipped += reader.skipped[seen:]
 
-    def training_games(self, start: int = 0) -> Iterator[CorpusGame]:
-        """The games trained on, from the ``start``-th on (a resumed run's place)."""
-        return itertools.islice(self._read([]), start, self.training)
+    def training_games(self) -> Iterator[CorpusGame]:
+        """The games trained on: all but the last ``held_out``."""
+        return itertools.islice(self._read([]), self.training)
 
     def training_passes(self, passes: int, start: int = 0) -> Iterator[CorpusGame]:
         """The games trained on, ``passes`` times over, from the ``start``-th on (a resumed run's place)."""
