@@ -20,13 +20,13 @@ regression then improves on. The log's ``teacher_top1`` is the share of the teac
 was the teacher's action, before the step on them (each batch is new to the network).
 
 A warm start may instead read recorded games (``warm_records``, a corpus from ``paiju records generate``;
-``paiju.train.dmc_corpus``): the learner replays them itself, one game a step in file order (``warm_passes``
-times over), and makes the same rows from every seat's play decisions, the recorded action as the teacher's and
-the recorded game's returns; bad records are reported by file and line and skipped. The last ``warm_holdout`` of the games are never trained on:
-after the others (or at the end of a run stopped before), the share of their decisions whose highest Q is the
-recorded action, overall and by play type, goes to ``DIR/warm-accuracy.json`` and the console. Then the actors
-start self-play. The actors play nothing during this warm start, so the run is a function of the corpus and
-the seed.
+``paiju.train.dmc_corpus``): the learner replays them itself, one game a step in file order (``warm_passes`` times
+over), and makes the same rows from every seat's play decisions, the recorded action as the teacher's and the
+recorded game's returns; bad records are reported by file and line and skipped. The last ``warm_holdout`` of the
+games are never trained on: after the others (or at the end of a run stopped before), the share of their decisions
+whose highest Q is the recorded action, overall and by play type, goes to ``DIR/warm-accuracy.json`` and the
+console. Then the actors start self-play. The actors play nothing during this warm start, so the run is a function
+of the corpus and the seed.
 
 Defaults follow DouZero (RMSProp, α 0.99, ε 1e-5, gradient norm clipped at 40, exploration ε 0.01,
 32 × 100 frames per learner batch) with DanZero's learning rate for GuanDan (1e-3; DouZero's is 1e-4) and its
