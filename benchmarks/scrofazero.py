@@ -126,7 +126,7 @@ def games_per_hour(init: Path, minutes: float) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--agent", default="scrofazero", help="the play-time agent timed")
-    parser.add_argument("--games", type=int, default=20, help="games of decisions timed")
+    parser.add_argument("--games", type=int, default=20, help="games of decisions timed (0: no timing)")
     parser.add_argument("--init", type=Path, default=SHIPPED_MODEL, help="network the training runs start from")
     parser.add_argument("--train-minutes", type=float, default=2.0, help="minutes of each training run (0: none)")
     parser.add_argument("--repeats", type=int, default=3, help="training runs; the median is reported")
@@ -139,7 +139,8 @@ def main() -> None:
         results["values"] = values = value_discrimination(arguments.init, arguments.values, arguments.rollouts)
         print(f"values of {values['positions']} positions' cards: correlation with {arguments.rollouts}-rollout "
               f"means {values['mean_correlation']:+.2f}, regret {values['mean_regret']:+.1f} points")
-    results["decisions"] = times = decision_times(arguments.agent, arguments.games)
+    if arguments.games:
+        results["decisions"] = decision_times(arguments.agent, arguments.games)
     if arguments.train_minutes > 0:
         runs = [games_per_hour(arguments.init, arguments.train_minutes) for _ in range(arguments.repeats)]
         results["selfplay_games_per_hour"] = {"median": statistics.median(runs), "runs": runs,
@@ -147,10 +148,13 @@ def main() -> None:
     if arguments.json:
         print(json.dumps(results, indent=2))
         return
-    print(f"{arguments.agent}: {times['decisions']} searched decisions ({times['forced']} forced ones not timed) "
-          f"in {arguments.games} games against mr-greed, one core")
-    print(f"  median {times['median_s'] * 1e3:.1f} ms, p90 {times['p90_s'] * 1e3:.1f} ms, "
-          f"p99 {times['p99_s'] * 1e3:.1f} ms, max {times['max_s'] * 1e3:.1f} ms, mean {times['mean_s'] * 1e3:.1f} ms")
+    if "decisions" in results:
+        times = results["decisions"]
+        assert isinstance(times, dict)
+        print(f"{arguments.agent}: {times['decisions']} searched decisions ({times['forced']} forced ones not "
+              f"timed) in {arguments.games} games against mr-greed, one core")
+        print(f"  median {times['median_s'] * 1e3:.1f} ms, p90 {times['p90_s'] * 1e3:.1f} ms, p99 "
+              f"{times['p99_s'] * 1e3:.1f} ms, max {times['max_s'] * 1e3:.1f} ms, mean {times['mean_s'] * 1e3:.1f} ms")
     if "selfplay_games_per_hour" in results:
         found = results["selfplay_games_per_hour"]
         assert isinstance(found, dict)

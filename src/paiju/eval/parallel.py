@@ -10,8 +10,9 @@ needs a folder that every node sees.
 
 An error raised by the work in a worker is raised here as it was (``AgentError`` naming the agent, the seat
 and the cause); one that cannot be pickled comes back as a ``PaijuError`` with its type and text, and a
-worker that dies raises a ``PaijuError`` naming units left unplayed. Ray may run a task again when its worker
-dies (the units' seeds make the results the same).
+worker that dies raises a ``PaijuError`` naming units left unplayed. Local workers die with this process
+(``paiju.core.processes``): killing an evaluation leaves none of them playing on. Ray may run a task again when
+its worker dies (the units' seeds make the results the same).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from paiju.core.errors import PaijuError
+from paiju.core.processes import die_with_parent
 from paiju.eval.checks import is_positive_integer
 
 Result = TypeVar("Result")
@@ -133,7 +135,8 @@ def map_units(work: Callable[[range], list[Result]], units: int, parallelism: Pa
 
 
 def _in_processes(work: Work, chunks: Sequence[range], workers: int, finished: Finished) -> None:
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn"),
+                             initializer=die_with_parent) as pool:
         futures = {pool.submit(_work_in_worker, work, chunk): index for index, chunk in enumerate(chunks)}
         try:
             for future in as_completed(futures):

@@ -20,6 +20,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from paiju.core.errors import PaijuError
+from paiju.core.processes import die_with_parent
 from paiju.ray_cluster import start_ray
 from paiju.train.stopping import ignore_sigint, sigint_held
 
@@ -44,7 +45,9 @@ class ActorPool(ABC):
 
 def _serve(connection: Connection, actor_class: type, arguments: tuple[Any, ...]) -> None:
     """A local actor process: build the actor, then answer ``collect`` requests until told to stop. Ctrl-C is the
-    learner's to handle (it finishes the step in hand, then stops the actors): the process ignores SIGINT."""
+    learner's to handle (it finishes the step in hand, then stops the actors): the process ignores SIGINT. It dies
+    with the learner's process (``die_with_parent``)."""
+    die_with_parent()
     ignore_sigint()
     worker = actor_class(*arguments)
     while True:

@@ -24,6 +24,7 @@ from multiprocessing.connection import Connection
 from multiprocessing.process import BaseProcess
 from typing import Any
 
+from paiju.core.processes import die_with_parent
 from paiju.eval.stats import Estimate
 from paiju.train.backends import TrainingError
 from paiju.train.stopping import ignore_sigint, sigint_held
@@ -93,7 +94,8 @@ def evaluate_model(game: str, agent: str, opponents: tuple[str, ...], deals: int
 
 def _evaluate_into(connection: Connection, arguments: tuple[Any, ...]) -> None:
     """The evaluation process: ``evaluate_model(*arguments)``, its rows (or the traceback) sent back. Ctrl-C is
-    the learner's to handle: the process ignores SIGINT and is terminated when the learner stops it."""
+    the learner's to handle: the process ignores SIGINT and is terminated when the learner stops it (or dies)."""
+    die_with_parent()
     ignore_sigint()
     try:
         connection.send(("ok", evaluate_model(*arguments)))
