@@ -16,7 +16,10 @@
   seeded number of moves in), every legal card's value for the seat to move by the network (the child
   position's value) and by the mean of ``--rollouts`` ``mr-greed`` games from it (``mcts.RolloutEvaluator``);
   reported: the mean over positions of the correlation between the two across the cards, and the mean regret
-  (rollout value of the network's best card minus the best rollout value). Diagnoses the search's leaf values.
+  (rollout value of the network's best card minus the best rollout value), each with its standard error over the
+  positions. Positions with fewer than three legal cards are skipped. Diagnoses the search's leaf values against
+  ``mr-greed``'s play: a network trained by self-play learns values under the search's own play, which these
+  references do not measure.
 """
 
 from __future__ import annotations
@@ -111,7 +114,8 @@ def value_discrimination(model: Path, positions: int, rollouts: int) -> dict[str
             correlations.append(float(np.corrcoef(net, rolled)[0, 1]))
         regrets.append(float(rolled[np.argmax(net)] - rolled.max()))
     return {"positions": len(regrets), "rollouts": rollouts, "mean_correlation": float(np.mean(correlations)),
-            "mean_regret": float(np.mean(regrets))}
+            "correlation_se": float(np.std(correlations, ddof=1) / np.sqrt(len(correlations))),
+            "mean_regret": float(np.mean(regrets)), "regret_se": float(np.std(regrets, ddof=1) / np.sqrt(len(regrets)))}
 
 
 def games_per_hour(init: Path, minutes: float) -> float:
@@ -138,7 +142,8 @@ def main() -> None:
     if arguments.values:
         results["values"] = values = value_discrimination(arguments.init, arguments.values, arguments.rollouts)
         print(f"values of {values['positions']} positions' cards: correlation with {arguments.rollouts}-rollout "
-              f"means {values['mean_correlation']:+.2f}, regret {values['mean_regret']:+.1f} points")
+              f"means {values['mean_correlation']:+.2f} ± {values['correlation_se']:.2f}, regret "
+              f"{values['mean_regret']:+.1f} ± {values['regret_se']:.1f} points (± a standard error over positions)")
     if arguments.games:
         results["decisions"] = decision_times(arguments.agent, arguments.games)
     if arguments.train_minutes > 0:
