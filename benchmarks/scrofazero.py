@@ -17,9 +17,10 @@
   position's value) and by the mean of ``--rollouts`` ``mr-greed`` games from it (``mcts.RolloutEvaluator``);
   reported: the mean over positions of the correlation between the two across the cards, and the mean regret
   (rollout value of the network's best card minus the best rollout value), each with its standard error over the
-  positions. Positions with fewer than three legal cards are skipped. Diagnoses the search's leaf values against
-  ``mr-greed``'s play: a network trained by self-play learns values under the search's own play, which these
-  references do not measure.
+  positions, and both for each position (``by_position``: the same positions for every network, so two networks
+  compare deal by deal). Positions with fewer than three legal cards are skipped. Diagnoses the search's leaf
+  values against ``mr-greed``'s play: a network trained by self-play learns values under the search's own play,
+  which these references do not measure.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ import statistics
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
@@ -77,7 +79,7 @@ def decision_times(agent_name: str, games: int) -> dict[str, float | int]:
             "mean_s": statistics.fmean(searched)}
 
 
-def value_discrimination(model: Path, positions: int, rollouts: int) -> dict[str, float | int]:
+def value_discrimination(model: Path, positions: int, rollouts: int) -> dict[str, Any]:
     """The network's card values against ``rollouts``-game means (the module docstring)."""
     import random
 
@@ -92,7 +94,7 @@ def value_discrimination(model: Path, positions: int, rollouts: int) -> dict[str
     game = paiju.load_game("gongzhu")
     greed = [paiju.make_agent("mr-greed", "gongzhu", seed=seat) for seat in range(4)]
     rng = random.Random(0)
-    correlations, regrets = [], []
+    correlations, regrets, detail = [], [], []
     for number in range(positions):
         state = game.new_state(500 + number)
         for _ in range(rng.randrange(4, 40)):
@@ -110,12 +112,15 @@ def value_discrimination(model: Path, positions: int, rollouts: int) -> dict[str
                      for k in range(rollouts)]
             by_rollouts.append(sign * float(np.mean(games)))
         net, rolled = np.array(by_network), np.array(by_rollouts)
-        if net.std() > 0 and rolled.std() > 0:
-            correlations.append(float(np.corrcoef(net, rolled)[0, 1]))
+        correlation = float(np.corrcoef(net, rolled)[0, 1]) if net.std() > 0 and rolled.std() > 0 else None
+        if correlation is not None:
+            correlations.append(correlation)
         regrets.append(float(rolled[np.argmax(net)] - rolled.max()))
+        detail.append({"deal": 500 + number, "correlation": correlation, "regret": regrets[-1]})
     return {"positions": len(regrets), "rollouts": rollouts, "mean_correlation": float(np.mean(correlations)),
             "correlation_se": float(np.std(correlations, ddof=1) / np.sqrt(len(correlations))),
-            "mean_regret": float(np.mean(regrets)), "regret_se": float(np.std(regrets, ddof=1) / np.sqrt(len(regrets)))}
+            "mean_regret": float(np.mean(regrets)), "regret_se": float(np.std(regrets, ddof=1) / np.sqrt(len(regrets))),
+            "by_position": detail}
 
 
 def games_per_hour(init: Path, minutes: float) -> float:
