@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
 # Gongzhu ScrofaZero self-play in one command of under 10 minutes on a machine with 16 CPU cores and one CUDA GPU:
 # `paiju train scrofazero` with its MCTS self-play actors on ACTORS cores and the learner on the GPU (DEVICE),
-# starting from INIT (the shipped network by default) and learning the value target VALUE_TARGET (outcome, root
-# or mix: `paiju train scrofazero --help`).
+# starting from INIT (the shipped network by default) and learning the value target VALUE_TARGET (root by default:
+# from the shipped network the paper's outcome target lost strength where root and mix did not, BENCHMARKS.md
+# "Self-play's value target"; outcome, root or mix: `paiju train scrofazero --help`).
 #
 # Run it from the repository root with the machine's python3 (it needs numpy, torch, typer, rich and Cython,
 # nothing else; the compiled engines are built for that Python first):
 #
 #   OUT=/somewhere scripts/train_scrofazero_gpu.sh
-#   OUT=/somewhere VALUE_TARGET=root scripts/train_scrofazero_gpu.sh
+#   OUT=/somewhere VALUE_TARGET=outcome scripts/train_scrofazero_gpu.sh        # the paper's target
 #   OUT=/somewhere HIDDEN=2048,2048,512,10 scripts/train_scrofazero_gpu.sh   # the paper's 11.4 M parameters
 #   OUT=/somewhere scripts/train_scrofazero_gpu.sh --batch-games 240         # more options for the trainer
 #
@@ -33,7 +34,7 @@ if [ -n "$HIDDEN" ] && [ -n "${INIT:-}" ]; then
     exit 2
 fi
 INIT=${INIT:-src/paiju/agents/scrofazero/weights/gongzhu.pt}
-VALUE_TARGET=${VALUE_TARGET:-outcome}
+VALUE_TARGET=${VALUE_TARGET:-root}
 PYTHON=${PYTHON:-python3}
 
 mkdir -p "$OUT" "$RUNS"
