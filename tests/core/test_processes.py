@@ -30,6 +30,27 @@ PARENT = textwrap.dedent("""
 """)
 
 
+ACTORS_PARENT = textwrap.dedent("""
+    import os, sys, time
+    from pathlib import Path
+    from paiju.train.backends import LocalPool
+
+    class Actor:
+        def __init__(self, folder):
+            self.folder = folder
+
+        def collect(self):
+            (Path(self.folder) / str(os.getpid())).touch()
+            time.sleep(120)
+
+    if __name__ == "__main__":
+        pool = LocalPool((Actor, [(sys.argv[1],), (sys.argv[1],)]))
+        pool.submit(0)
+        pool.submit(1)
+        time.sleep(120)
+""")
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -40,9 +61,10 @@ def _alive(pid: int) -> bool:
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the kernel's parent-death signal is Linux's")
 @pytest.mark.parametrize("signal_number", [signal.SIGTERM, signal.SIGKILL])
-def test_evaluation_workers_die_when_their_parent_is_killed(tmp_path: Path, signal_number: int) -> None:
+@pytest.mark.parametrize("parent_script", [PARENT, ACTORS_PARENT], ids=["evaluation", "training-actors"])
+def test_workers_die_when_their_parent_is_killed(tmp_path: Path, signal_number: int, parent_script: str) -> None:
     script = tmp_path / "parent.py"
-    script.write_text(PARENT)
+    script.write_text(parent_script)
     pids = tmp_path / "pids"
     pids.mkdir()
     parent = subprocess.Popen([sys.executable, str(script), str(pids)])
