@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import random
 import signal
 import subprocess
 import sys
@@ -142,6 +143,38 @@ def test_a_teachers_chunk_holds_its_choices_among_every_legal_action(game: str) 
                                                                                                teacher="rules")
     role = next(iter(chunk.samples))
     assert np.array_equal(chunk.samples[role].chosen, again.samples[role].chosen)
+
+
+@pytest.mark.parametrize("game", ["doudizhu", "guandan"])
+def test_against_an_opponent_the_network_plays_one_side_and_only_its_decisions_are_frames(game: str) -> None:
+    from paiju.train.dmc_selfplay import SelfPlayWorker
+
+    def worker_against(opponent: str) -> SelfPlayWorker:
+        return SelfPlayWorker(game, "adp", ModelConfig(hidden=(16,), lstm=8), 0.0, seed=4, opponent=opponent)
+
+    worker = worker_against("random")
+    sides = worker.adapter.sides
+    seen = set()
+    for seed in range(8):
+        others = worker._others("", seed)
+        assert tuple(others) in sides and {agent.name for agent in others.values()} == {"random"}
+        steps, final = worker._play(seed, random.Random(seed), worker.adapter.fallback(seed), others, False)
+        assert final.is_terminal() and steps
+        assert {step.seat for step in steps} == set(range(worker.game.num_players)) - set(others)
+        seen.add(tuple(others))
+    assert seen == set(sides)  # both sides are played against the opponent
+    assert worker._others("rules", 0).keys() == set(range(worker.game.num_players))  # a teacher plays every seat
+    assert worker_against("")._others("", 0) == {}  # self-play
+    chunk, again = worker.collect(0, 60), worker_against("random").collect(0, 60)
+    role = next(iter(chunk.samples))
+    assert chunk.frames >= 60 and np.array_equal(chunk.samples[role].x, again.samples[role].x)
+
+
+def test_a_run_against_rules_trains_and_names_an_unknown_opponent(tmp_path: Path) -> None:
+    result = train(tiny("guandan", tmp_path / "run", frames=512, opponent="rules"))
+    assert result.samples >= 512 and result.games > 0
+    with pytest.raises(PaijuError, match="nobody"):
+        tiny("guandan", tmp_path / "bad", opponent="nobody")
 
 
 def test_imitation_steps_raise_the_teachers_share_of_the_highest_q() -> None:

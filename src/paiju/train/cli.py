@@ -168,6 +168,9 @@ def train_dmc(
     warm_games: Annotated[int, typer.Option(help="Warm start: games of the teacher imitated before self-play "
                                                  "(0: none).")] = 0,
     teacher: Annotated[str, typer.Option(help="The warm start's teacher agent.")] = "rules",
+    opponent: Annotated[str, typer.Option(help="Train against this agent instead of self-play: it plays one "
+                                               "side of every game, the network the other (empty: self-play).")]
+    = "",
     device: Annotated[str, typer.Option(help="The learner's device: cpu, cuda or auto (actors play on CPUs).")]
     = "cpu",
 ) -> dict[str, Any]:
@@ -178,7 +181,8 @@ def train_dmc(
     return {"frames": frames, "objective": objective, "model": ModelConfig(hidden=sizes(hidden), lstm=lstm,
                                                                                    features=features),
             "batch_size": batch_size, "chunk_frames": chunk_frames, "learning_rate": learning_rate,
-            "clip_lambda": _clip(clip_lambda), "warm_games": warm_games, "teacher": teacher, "device": device}
+            "clip_lambda": _clip(clip_lambda), "warm_games": warm_games, "teacher": teacher, "opponent": opponent,
+            "device": device}
 
 
 @trainer_command("ppo", with_batches=True, with_records=True, eval_against="rules,dmc", batch_games=0)

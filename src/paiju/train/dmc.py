@@ -9,6 +9,13 @@ features and the Monte-Carlo return of the step; the learner regresses Q(state, 
 where ``Q_actor`` is the actor's value of the action when it chose it (``DMCConfig.clip_lambda``). One network
 per DouDizhu role, one for GuanDan; RMSProp; gradients clipped by norm.
 
+Against a fixed player (optional, ``opponent``): instead of the network at every seat, each game puts the
+``opponent`` agent at every seat of one side (DouDizhu: the landlord, or both peasants; GuanDan: one team), the side
+drawn from the game's seed, and the network at the others; only the network's decisions are frames. Self-play's
+returns are what a move earns against the network itself, a target that moves as it learns; against a fixed
+player they are what it earns against that player, so the regression is a best response to it (the network learns
+to beat ``rules``, not to beat itself).
+
 Warm start (optional, ``warm_games``; PerfectDou's and DeepRocket's lesson that a network should start from a
 strong player's moves): the first games are the ``teacher``'s at every seat, and on its decisions the network
 learns both which action the teacher chose and what the chosen action returned:
@@ -101,6 +108,9 @@ class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=GAMES, bound="frame
     """DanZero's clipped target; ``None`` turns it off; the default (-1) picks the game's (``CLIP_LAMBDAS``)."""
     teacher: str = "rules"
     """The warm start's teacher (``warm_games``: the module docstring)."""
+    opponent: str = ""
+    """Empty: self-play. An agent name: every self-play game is the network's side against this agent's (the
+    module docstring)."""
     imitation_temperature: float = 0.1
     """τ of the warm start's cross-entropy over softmax(Q / τ)."""
     device: str = "cpu"
@@ -114,8 +124,8 @@ class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=GAMES, bound="frame
         features = adapter_for(self.game, self.model.features).features  # stored by name: resumes read the same
         object.__setattr__(self, "model", replace(self.model, features=features))
         self.check_warm_start(reads_records=True)
-        if self.warm_games:
-            make_agent(self.teacher, self.game).close()
+        for agent in ((self.teacher,) if self.warm_games else ()) + ((self.opponent,) if self.opponent else ()):
+            make_agent(agent, self.game).close()
         if self.imitation_temperature <= 0:
             raise PaijuError(f"imitation_temperature must be positive, got {self.imitation_temperature}")
         if self.objective not in ("wp", "adp"):
@@ -267,7 +277,7 @@ class DMCRun(ChunkRun[DMCConfig, DMCProgress], settings=DMCConfig, progress=DMCP
 
     def actors(self) -> Actors:
         config = self.config
-        return SelfPlayWorker, [(config.game, config.objective, config.model, config.epsilon, seed)
+        return SelfPlayWorker, [(config.game, config.objective, config.model, config.epsilon, seed, config.opponent)
                                 for seed in actor_seeds(config)]
 
     def teacher(self) -> str:

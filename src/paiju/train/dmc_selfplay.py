@@ -4,7 +4,10 @@ One ``SelfPlayWorker`` per actor process (or Ray actor). ``collect`` plays whole
 was last sent until it has at least ``frames`` samples: every decision a network makes is one frame, stored
 as the chosen action's feature row (int8), the decision's context (DouDizhu's history), the actor's Q of the
 chosen action (for DanZero's clipped target) and, once the game is over, the step's return
-(``DMCAdapter.step_return``). With a ``teacher`` (the warm start), the teacher's agent plays every seat and a
+(``DMCAdapter.step_return``). With an ``opponent`` agent, each game is the network's side against it: the opponent
+plays every seat of one side (``DMCAdapter.sides``, drawn from the game's seed) and only the network's seats make
+frames — DMC against a fixed player, whose returns are what the network's moves earn against that player. With a
+``teacher`` (the warm start), the teacher's agent plays every seat and a
 frame is an ``Imitation`` row instead: the decision's state, every legal action, the teacher's choice and the
 return (``paiju.train.dmc_corpus`` makes the same rows from recorded games). The deals of chunk ``k`` come from
 ``derive_seed(seed, "chunk", k)``, so a run is a function of its seed and the order the learner consumes chunks
@@ -102,7 +105,8 @@ class Chunk:
     samples: dict[str, Samples | Imitation]
     games: int
     returns: list[float] = field(default_factory=list)
-    """The return of seat 0's first step in each game (DouDizhu: the landlord's), for the log."""
+    """The return of the first step of the network's first seat in each game (self-play: seat 0, DouDizhu's
+    landlord), for the log."""
 
     @property
     def frames(self) -> int:
@@ -130,7 +134,8 @@ def weights_of(models: DMCModels) -> Weights:
 class SelfPlayWorker:
     """One actor: its own copy of the networks, refreshed from the learner's weights."""
 
-    def __init__(self, game: str, objective: Objective, model: ModelConfig, epsilon: float, seed: int) -> None:
+    def __init__(self, game: str, objective: Objective, model: ModelConfig, epsilon: float, seed: int,
+                 opponent: str = "") -> None:
         torch.set_num_threads(1)
         self.adapter = adapter_for(game, model.features)
         self.game = load_game(game)
@@ -138,6 +143,7 @@ class SelfPlayWorker:
         self.objective = objective
         self.epsilon = epsilon
         self.seed = seed
+        self.opponent = opponent
         self.models = DMCModels.fresh(game, objective, model, seed)
         for network in self.models.networks.values():
             network.eval()
@@ -159,30 +165,38 @@ class SelfPlayWorker:
         games = gathered = 0
         while gathered < frames:
             game_seed = derive_seed(chunk_seed, "game", games)
-            steps, final = self._play(game_seed, rng, fallback, self._teachers(teacher, game_seed))
+            others = self._others(teacher, game_seed)
+            steps, final = self._play(game_seed, rng, fallback, others, bool(teacher))
             game_returns = step_returns(self.adapter, final, steps, self.objective)
             for role, mine in by_role(steps).items():
                 parts[role].append(imitation(mine, game_returns) if teacher else samples(mine, game_returns))
                 gathered += len(mine)
-            first = next(((step.seat, step.deal) for step in steps if step.seat == 0), None)
+            lead = 0 if teacher else min(set(range(self.game.num_players)) - set(others))
+            first = next(((step.seat, step.deal) for step in steps if step.seat == lead), None)
             returns.append(game_returns[first] if first is not None else 0.0)
             games += 1
         joined = {role: type(found[0]).concat(found) for role, found in parts.items() if found}  # type: ignore[attr-defined]
         return Chunk(index, joined, games, returns)
 
-    def _teachers(self, teacher: str, seed: int) -> list[Agent] | None:
-        """The teacher's agent at every seat of the game dealt from ``seed`` (none without a teacher)."""
-        if not teacher:
-            return None
-        seats = range(self.game.num_players)
-        agents = [make_agent(teacher, self.game.name, derive_seed(seed, "teacher", seat)) for seat in seats]
-        for seat, agent in zip(seats, agents, strict=True):
+    def _others(self, teacher: str, seed: int) -> dict[int, Agent]:
+        """The agents besides the network in the game dealt from ``seed``, by seat: the teacher at every seat, or
+        the opponent at one side's seats (drawn from ``seed``), or none (self-play)."""
+        if teacher:
+            seats: tuple[int, ...] = tuple(range(self.game.num_players))
+        elif self.opponent:
+            seats = self.adapter.sides[seed % len(self.adapter.sides)]
+        else:
+            return {}
+        agents = {seat: make_agent(teacher or self.opponent, self.game.name, derive_seed(seed, "teacher", seat))
+                  for seat in seats}
+        for seat, agent in agents.items():
             agent.begin(self.game.name, seat, {})
         return agents
 
     def _play(self, seed: int, rng: random.Random, fallback: Agent,
-              teachers: list[Agent] | None) -> tuple[list[Step], State]:
-        """One game: the network's ε-greedy choices (or the teachers'); its network decisions and final state."""
+              others: dict[int, Agent], teaching: bool) -> tuple[list[Step], State]:
+        """One game: the network's ε-greedy choices at its seats, the ``others``' at theirs; the decisions to learn
+        from (every network decision, or with ``teaching`` the teacher's at every seat) and the final state."""
         adapter = self.adapter
         state = self.game.new_state(seed, self.rules)
         steps: list[Step] = []
@@ -191,19 +205,19 @@ class SelfPlayWorker:
             observation = state.observation(seat)
             legal = state.legal_actions()
             role = adapter.role(observation)
-            if role is None:
-                state.apply((teachers[seat] if teachers else fallback).act(observation, legal))
+            if role is None or (seat in others and not teaching):
+                state.apply(others.get(seat, fallback).act(observation, legal))
                 continue
             decision = adapter.encode(observation, legal)
-            if teachers:
-                choice, q = legal.index(teachers[seat].act(observation, legal)), 0.0
+            if teaching:
+                choice, q = legal.index(others[seat].act(observation, legal)), 0.0
             else:
                 values = q_values(self.models.networks[role], decision)
                 choice = rng.randrange(len(legal)) if rng.random() < self.epsilon else int(np.argmax(values))
                 q = float(values[choice])
             steps.append(Step(seat, state.deal_number, role, decision, choice, q))
             state.apply(legal[choice])
-        for agent in teachers or ():
+        for agent in others.values():
             agent.close()
         return steps, state
 

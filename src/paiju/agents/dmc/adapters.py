@@ -74,9 +74,11 @@ class DMCAdapter(ABC):
 
     game: ClassVar[str]
     roles: ClassVar[tuple[str, ...]]
+    """The networks, by name (a role's decisions all go to the same network)."""
+    sides: ClassVar[tuple[tuple[int, ...], ...]]
+    """The seats that win or lose together in a self-play game (``selfplay_rules``), side by side."""
     features: str
     """The encoder's name (``FEATURES``)."""
-    """The networks, by name (a role's decisions all go to the same network)."""
 
     @abstractmethod
     def role(self, observation: Any) -> str | None:
@@ -110,6 +112,7 @@ class DMCAdapter(ABC):
 class DouDizhuAdapter(DMCAdapter):
     game = "doudizhu"
     roles = ("landlord", "down", "up")
+    sides = ((0,), (1, 2))  # research mode: seat 0 is the landlord
 
     def __init__(self, features: str) -> None:
         self.features = features
@@ -147,6 +150,7 @@ class DouDizhuAdapter(DMCAdapter):
 class GuanDanAdapter(DMCAdapter):
     game = "guandan"
     roles = ("player",)
+    sides = ((0, 2), (1, 3))
     SIZES: ClassVar[dict[str, tuple[int, int]]] = {
         "plus": (guandan_features.PLUS_STATE_SIZE, guandan_features.PLUS_INPUT_SIZE),
         "paper": (guandan_features.STATE_SIZE, guandan_features.INPUT_SIZE),
