@@ -4,7 +4,8 @@
 #
 #   1. warm start: the `rules` player's games at every seat, imitated (WARM_MINUTES; the network reads
 #      FEATURES, `advice` by default; skipped when INIT names a model to start from, whose features it keeps);
-#   2. Deep Monte-Carlo self-play from the stage's network (SELFPLAY_MINUTES).
+#   2. Deep Monte-Carlo self-play from the stage's network (SELFPLAY_MINUTES; LEARNING_RATE, the trainer's
+#      default when empty; OPPONENT=rules trains against that agent instead of self-play, `--opponent`).
 #
 # Run it from the repository root with the machine's python3 (it needs numpy, torch, typer, rich and Cython,
 # nothing else; the compiled engines are built for that Python first):
@@ -28,6 +29,8 @@ SELFPLAY_MINUTES=${SELFPLAY_MINUTES:-2.5}
 DEVICE=${DEVICE:-cuda}
 SEED=${SEED:-1}
 INIT=${INIT:-}
+LEARNING_RATE=${LEARNING_RATE:-}
+OPPONENT=${OPPONENT:-}
 FEATURES=${FEATURES:-advice}
 PYTHON=${PYTHON:-python3}
 
@@ -50,6 +53,7 @@ if [ -z "$INIT" ]; then
     INIT="$RUNS/warm/model.pt"
 fi
 rm -rf "$RUNS/selfplay"
-train --out "$RUNS/selfplay" --minutes "$SELFPLAY_MINUTES" --init "$INIT"
+train --out "$RUNS/selfplay" --minutes "$SELFPLAY_MINUTES" --init "$INIT" --opponent "$OPPONENT" \
+    ${LEARNING_RATE:+--learning-rate "$LEARNING_RATE"}
 cp "$RUNS/selfplay/model.pt" "$OUT/selfplay.pt"
 cp "$RUNS/selfplay/log.csv" "$OUT/selfplay-log.csv"

@@ -14,7 +14,8 @@ SCRIPT = Path(__file__).parents[2] / "scripts" / "train_guandan_gpu.sh"
 
 def test_the_gpu_script_writes_both_stages_networks(tmp_path: Path) -> None:
     environment = {**os.environ, "OUT": str(tmp_path / "out"), "RUNS": str(tmp_path / "runs"), "ACTORS": "1",
-                   "WARM_MINUTES": "0.05", "SELFPLAY_MINUTES": "0.05", "DEVICE": "cpu", "PYTHON": sys.executable}
+                   "WARM_MINUTES": "0.05", "SELFPLAY_MINUTES": "0.05", "DEVICE": "cpu", "PYTHON": sys.executable,
+                   "OPPONENT": "rules", "LEARNING_RATE": "1e-4"}
     done = subprocess.run(["bash", str(SCRIPT)], cwd=SCRIPT.parents[1], env=environment, capture_output=True,
                           text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
@@ -24,6 +25,7 @@ def test_the_gpu_script_writes_both_stages_networks(tmp_path: Path) -> None:
     warm, selfplay = load_models(out / "warm.pt"), load_models(out / "selfplay.pt")
     assert warm.meta["teacher"] == "rules" and warm.config.features == "advice"
     assert selfplay.meta["config"]["init"] == str(tmp_path / "runs" / "warm" / "model.pt")
+    assert selfplay.meta["config"]["opponent"] == "rules" and selfplay.meta["config"]["learning_rate"] == 1e-4
 
 
 def test_the_expert_iteration_script_writes_a_search_corpus_and_its_imitator(tmp_path: Path) -> None:
