@@ -33,9 +33,10 @@ def test_the_winner_rises_and_self_play_teaches_nothing(tmp_path):
     rows = {row["name"]: row for row in board["games"]["doudizhu"]}
     assert board["games"]["doudizhu"][0]["name"] == "strong"
     assert rows["strong"]["rating"] > rows["rules"]["rating"] > rows["weak"]["rating"]
-    assert rows["rules"]["games"] == 3 and rows["rules"]["mu"] == 25.0   # played, not rated
+    assert rows["rules"]["games"] == 1 and rows["rules"]["mu"] == 25.0   # played, not rated
+    assert rows["rules"]["wins"] == 0 and rows["rules"]["mean_payoff"] == 0.0   # on both sides: -2, +1, +1
     assert rows["strong"]["wins"] == 5 and rows["weak"]["mean_payoff"] == -1.0
-    assert rows["weak"]["games"] == 10                                   # two seats a game
+    assert rows["weak"]["games"] == 5 and rows["weak"]["wins"] == 0     # two seats a game, one game
     assert {row["name"] for row in board["games"]["gongzhu"]} == {"x", "y"}
 
 

@@ -10,7 +10,8 @@ keeps its rating; the game still counts as played, and the others in it are rate
 A side's members are its distinct names.
 
 Shown per name: the rating as the ordinal μ − 3σ (a conservative estimate: 99.7 % of the belief lies above it),
-μ and σ, games played, games its side won (a positive payoff), and its mean payoff per game.
+μ and σ, games played (once a game, however many of its seats the name took), games won (every seat it took had a
+positive payoff), and its mean payoff a seat and game.
 
 The ladder's ratings (``Leaderboard(store, ladder=True)``) are the same over the ladder's games alone, one table
 per game and ruleset (``doudizhu/standard``), and keep each name's rating after every game it played (``history``)
@@ -93,11 +94,12 @@ class Leaderboard:
                                                                                           summary["ruleset"])
         table = self.tables.setdefault(board, GameTable())
         seats, payoffs = summary["seats"], summary["result"]["payoffs"]
-        for name, payoff in zip(seats, payoffs, strict=True):
+        for name in dict.fromkeys(seats):
+            mine = [payoff for seated, payoff in zip(seats, payoffs, strict=True) if seated == name]
             standing = self._standing(table, name)
             standing.games += 1
-            standing.wins += payoff > 0
-            standing.payoff += payoff
+            standing.wins += all(payoff > 0 for payoff in mine)
+            standing.payoff += sum(mine) / len(mine)
         teams = sides(seats, payoffs)
         twice = {name for _, members in teams for name in members
                  if sum(name in others for _, others in teams) > 1}
