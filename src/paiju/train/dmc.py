@@ -124,8 +124,9 @@ class DMCConfig(RunSettings, WarmStart, trainer="dmc", games=GAMES, bound="frame
         features = adapter_for(self.game, self.model.features).features  # stored by name: resumes read the same
         object.__setattr__(self, "model", replace(self.model, features=features))
         self.check_warm_start(reads_records=True)
-        for agent in ((self.teacher,) if self.warm_games else ()) + ((self.opponent,) if self.opponent else ()):
-            make_agent(agent, self.game).close()
+        for agent, plays in ((self.teacher, self.warm_games), (self.opponent, self.opponent)):
+            if plays:  # made once here, so that an unknown name is refused before any game
+                make_agent(agent, self.game).close()
         if self.imitation_temperature <= 0:
             raise PaijuError(f"imitation_temperature must be positive, got {self.imitation_temperature}")
         if self.objective not in ("wp", "adp"):

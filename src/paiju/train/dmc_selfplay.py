@@ -171,7 +171,7 @@ class SelfPlayWorker:
             for role, mine in by_role(steps).items():
                 parts[role].append(imitation(mine, game_returns) if teacher else samples(mine, game_returns))
                 gathered += len(mine)
-            lead = 0 if teacher else min(set(range(self.game.num_players)) - set(others))
+            lead = min(set(range(self.game.num_players)) - set(others), default=0)  # the network's first seat, or 0
             first = next(((step.seat, step.deal) for step in steps if step.seat == lead), None)
             returns.append(game_returns[first] if first is not None else 0.0)
             games += 1
