@@ -1,4 +1,5 @@
 import json
+import random
 from collections.abc import Sequence
 from typing import Any
 
@@ -236,6 +237,25 @@ def test_behaviour_summary_averages_per_game_and_per_position() -> None:
     assert (down.bombs_per_game, down.bomb_game_rate, down.held_bombs_played) == (0.5, 0.5, 0.5)
     assert up.held_bombs_played is None
     assert summary.to_json()["positions"]["up"]["held_bombs_played"] is None
+
+
+@pytest.mark.parametrize("wild_ranks", [1, 2])
+def test_no_position_plays_more_bombs_than_it_held_under_laizi(wild_ranks: int) -> None:
+    """Soft and wild bombs count as held: a hand with a trio and a wild card holds a bomb."""
+    rules = DouDizhuRules(laizi=True, wild_ranks=wild_ranks, mode="research")
+    game, rng = load_game("doudizhu"), random.Random(wild_ranks)
+    games = [GameBehaviour.of(play_out(game.new_state(seed, rules), rng)) for seed in range(300)]
+    assert all(played <= held for g in games for played, held in zip(g.bombs, g.held_bombs, strict=True))
+    assert sum(sum(g.bombs) for g in games) > 0
+
+
+def play_out(state: Any, rng: random.Random) -> Any:
+    """The game played to its end by uniformly random legal actions, longest plays first half the time (more
+    bombs than uniform play alone)."""
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        state.apply(max(legal, key=lambda move: move.size) if rng.random() < 0.5 else rng.choice(legal))
+    return state
 
 
 def test_behaviour_needs_a_finished_game() -> None:

@@ -11,9 +11,11 @@ deal that was played counts):
   peasants could not or would not beat (PerfectDou: "the number of rounds that the landlord plays an
   action suppressing all other players").
 - **bombs** of a position (landlord, down, up): bombs and rockets that position played; **rockets**
-  counts the rocket alone. **held bombs**: bombs in the position's hand when play starts (a rank held
-  four times, the landlord's hand including the public cards, plus one for holding both jokers); the
-  share of held bombs played is our reading of PerfectDou's "% Bomb".
+  counts the rocket alone. **held bombs**: the most bombs the position's hand can hold at once when play
+  starts (the landlord's hand including the public cards): a rank held four times, plus one for holding both
+  jokers, and under 癞子 the wild bomb and the soft bombs its wild cards can complete, the fewest wild cards
+  needed first; so a position never plays more bombs than it held. The share of held bombs played is our
+  reading of PerfectDou's "% Bomb".
 """
 
 from __future__ import annotations
@@ -132,6 +134,22 @@ def _held_bombs(state: DouDizhuState) -> tuple[int, ...]:
         hand = deal.hands[seat]
         if seat == landlord:
             hand = tuple(a + b for a, b in zip(hand, deal.public, strict=True))
-        quads = sum(1 for rank in range(TWO + 1) if hand[rank] == 4)
-        held.append(quads + (1 if hand[SMALL_JOKER] and hand[BIG_JOKER] else 0))
+        held.append(_most_bombs(hand, deal.wild) + (1 if hand[SMALL_JOKER] and hand[BIG_JOKER] else 0))
     return tuple(held)
+
+
+def _most_bombs(hand: Sequence[int], wild: Sequence[int]) -> int:
+    """The most four-card bombs ``hand`` holds at once: hard bombs, and with ``wild`` ranks (癞子) wild bombs and
+    soft bombs (a natural rank topped up to four by wild cards), each way of keeping wild bombs tried."""
+    natural = [hand[rank] for rank in range(TWO + 1) if rank not in wild]
+    shortfalls = sorted(4 - count for count in natural if 0 < count < 4)
+    wild_cards = sum(hand[rank] for rank in wild)
+    best = 0
+    for kept in range(sum(1 for rank in wild if hand[rank] == 4) + 1):
+        spare, soft = wild_cards - 4 * kept, 0
+        for shortfall in shortfalls:
+            if shortfall > spare:
+                break
+            spare, soft = spare - shortfall, soft + 1
+        best = max(best, kept + soft)
+    return natural.count(4) + best
