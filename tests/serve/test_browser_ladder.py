@@ -158,7 +158,7 @@ def test_the_ladder_lists_the_bot_its_games_and_the_house_bots(browser: Browser,
         expect(house).to_have_class("house")
         expect(house.locator(".house-tag")).to_have_text("house")
         expect(house.locator("a")).to_have_count(0)  # a house bot has no page
-        assert cells(page, f"[data-game={GAME}] [data-testid=standing][data-name=random]")[5] == "6"  # per seat
+        assert cells(page, f"[data-game={GAME}] [data-testid=standing][data-name=random]")[5] == "2"  # once a game
         expect(game.locator("[data-name=Walnut] .house-tag")).to_have_count(0)
         expect(page.locator("[data-game=doudizhu]")).to_contain_text("No rated game yet.")
         screenshot(page, "ladder")
