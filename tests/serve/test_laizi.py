@@ -186,7 +186,7 @@ def test_laizi_games_are_stored_and_rated_apart_from_classic_games(arena):
                                                          arena.http.get("/api/tables").json()["tables"]}
     boards = arena.http.get("/api/leaderboard").json()["games"]
     assert set(boards) == {"doudizhu", "doudizhu/laizi"}
-    assert {row["name"]: row["games"] for row in boards["doudizhu/laizi"]} == {"random": 1, "rules": 1}  # two seats, one game
+    assert {row["name"]: row["games"] for row in boards["doudizhu/laizi"]} == {"random": 1, "rules": 1}  # 2 seats
     assert {row["name"]: row["games"] for row in boards["doudizhu"]} == {"random": 1, "rules": 1}
 
 
