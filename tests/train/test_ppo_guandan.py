@@ -153,6 +153,10 @@ def test_settings_take_the_games_defaults_and_bad_ones_are_refused(tmp_path: Pat
                              ({"features": "cards"}, "guandan DMC features must be one of plus, paper"),
                              ({"game": "doudizhu", "features": "plus"}, "must be one of paper, laizi"),
                              ({"game": "gongzhu"}, "has no encoder for 'gongzhu'"),
-                             ({"gae_lambda": 1.5}, "gae_lambda")):
+                             ({"gae_lambda": 1.5}, "gae_lambda"),
+                             ({"oracle_scale": 0.0}, r"oracle_scale: DouDizhu's PPO setting, which guandan PPO"),
+                             ({"model": ModelConfig(lstm=8, policy=(8,), value=(8,)), "warm_target": "soft"},
+                              "lstm, warm_target: DouDizhu's"),
+                             ({"game": "doudizhu", "temperature": 0.5}, "temperature: GuanDan's PPO setting")):
         with pytest.raises(PaijuError, match=message):
             tiny(tmp_path, **changes)

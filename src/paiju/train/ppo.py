@@ -104,6 +104,10 @@ LOSSES = ("policy", "value", "entropy")
 
 
 WARM_TARGETS = ("hard", "soft")
+GAME_ONLY = {"oracle_scale": "doudizhu", "lstm": "doudizhu", "warm_target": "doudizhu",
+             "warm_temperature": "doudizhu", "temperature": "guandan"}
+"""Settings one game's PPO reads and the other's would silently ignore; set away from its default on the other
+game, each is refused."""
 BATCH_GAMES = {"doudizhu": 64, "guandan": 4}
 """Games per batch by default: about 1,000 decisions a DouDizhu role (Table 7's batch, scaled to 2 cores); about
 2,000 GuanDan decisions (four whole games; DMC's GuanDan batch is 3,200 frames)."""
@@ -161,6 +165,9 @@ class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu", "guandan"), bou
         if self.warm_records is not None and self.game != "doudizhu":
             raise PaijuError(f"PPO warm-starts from recorded DouDizhu games only, not {self.game} (GuanDan: paiju "
                              "train dmc --warm-records, then --init from it)")
+        if ignored := self.other_games_settings():
+            other = "GuanDan" if self.game == "doudizhu" else "DouDizhu"
+            raise PaijuError(f"{', '.join(ignored)}: {other}'s PPO setting, which {self.game} PPO does not read")
         if self.game == "guandan":
             object.__setattr__(self, "features", adapter_for("guandan", self.features).features)
             return
@@ -169,6 +176,17 @@ class PPOConfig(BatchSettings, trainer="ppo", games=("doudizhu", "guandan"), bou
             raise PaijuError(f"DouDizhu PPO features must be one of {', '.join(FEATURES)}, got {features!r}")
         object.__setattr__(self, "features", features)
         object.__setattr__(self, "model", replace(self.model, features=features))
+
+    def other_games_settings(self) -> list[str]:
+        """The settings changed from their defaults that only the other game reads (``GAME_ONLY``)."""
+        fields = PPOConfig.__dataclass_fields__
+
+        def changed(name: str) -> bool:
+            if name == "lstm":
+                return self.model.lstm != ModelConfig().lstm
+            return bool(getattr(self, name) != fields[name].default)
+
+        return [name for name, game in GAME_ONLY.items() if game != self.game and changed(name)]
 
     @property
     def networks(self) -> ModelConfig | GuanDanNets:
