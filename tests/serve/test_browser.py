@@ -338,6 +338,12 @@ def test_the_page_switches_to_chinese_and_back(page: Page):
     expect(page.locator(".tag-landlord")).to_have_text("Landlord")
 
 
+def test_as_is_translated_only_between_ranks(page: Page):
+    to_chinese = "text => import('/static/js/i18n.js').then((i18n) => i18n.toChinese(text))"
+    assert page.evaluate(to_chinese, "soft bomb of 5 (8 as 5), 10 as J") == "软炸 5 (8 当 5), 10 当 J"
+    assert page.evaluate(to_chinese, "the first bidder plays as landlord") == "the first bidder plays as 地主"
+
+
 def test_gongzhu_game_counter_ai_panel_and_refused_selection(page: Page, arena_url: str):
     create_table(page, "gongzhu")
     assert wait_for_turn_or_result(page)

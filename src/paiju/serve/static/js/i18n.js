@@ -1,6 +1,6 @@
 // English and Chinese. The page is written in English; in Chinese every text that is one of the phrases below
 // (a button, a heading, a tag, a label) is shown translated, and the game's terms are translated inside longer
-// texts. The choice is kept in localStorage and switched with the button this module adds to the page.
+// texts (a term is a string or a global RegExp). The choice is kept in localStorage and switched with the button this module adds to the page.
 
 const PHRASES = {
   // Lobby and pages
@@ -47,10 +47,14 @@ const PHRASES = {
   "Trick": "墩", "Team scores": "队伍得分", "Led": "首出",
 };
 
+const RANK = String.raw`(?:10|[2-9JQKA])`;
+/** "8 as 5", a wild card standing for a rank; " as " elsewhere ("plays as landlord") is plain English. */
+const STANDS_FOR = new RegExp(String.raw`\b(${RANK}) as (?=${RANK}\b)`, "g");
+
 const TERMS = [
   ["soft bomb of", "软炸"], ["wild bomb of", "纯癞子炸"], ["bomb of", "炸弹"], ["soft bomb", "软炸"],
   ["wild bomb", "纯癞子炸"], ["trio of", "三张"], ["pairs of", "对"], ["pair of", "对"], ["four of", "四张"],
-  ["solo chain", "顺子"], ["solo", "单张"], ["pair chain", "连对"], ["plane", "飞机"], [" as ", " 当 "], ["Wild:", "癞子："],
+  ["solo chain", "顺子"], ["solo", "单张"], ["pair chain", "连对"], ["plane", "飞机"], [STANDS_FOR, "$1 当 "], ["Wild:", "癞子："],
   ["one wild rank", "单癞子"], ["two wild ranks", "双癞子"], ["wild ranks", "癞子数"], ["癞子 / wild card", "癞子"],
   ["small joker", "小王"], ["big joker", "大王"], ["Landlord", "地主"], ["landlord", "地主"], ["peasants", "农民"],
   ["Peasant", "农民"], ["Bomb", "炸弹"], ["bomb", "炸弹"], ["rocket", "王炸"],
