@@ -1,6 +1,7 @@
 // English and Chinese. The page is written in English; in Chinese every text that is one of the phrases below
 // (a button, a heading, a tag, a label) is shown translated, and the game's terms are translated inside longer
-// texts (a term is a string or a global RegExp). The choice is kept in localStorage and switched with the button this module adds to the page.
+// texts (a term is a string or a global RegExp). The choice is kept in localStorage and switched with the button
+// this module adds to the page.
 
 const PHRASES = {
   // Lobby and pages
