@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import threading
 
 import pytest
 import typer
@@ -278,10 +279,11 @@ def test_a_seated_bot_that_lost_its_queue_connection_holds_its_place_and_is_told
 @pytest.mark.parametrize("arena_settings", [LADDER], indirect=True)
 def test_a_bot_that_leaves_while_its_table_is_made_undoes_it(arena, monkeypatch):
     keys = {name: register(arena, name) for name in ("stayer", "goer")}
-    create, made = Lobby.create_ladder, []
+    create, made, making = Lobby.create_ladder, [], threading.Event()
 
     async def slowly(self, *args, **kwargs):
-        await asyncio.sleep(0.5)
+        making.set()
+        await asyncio.sleep(1.0)
         table = await create(self, *args, **kwargs)
         made.append(table)
         return table
@@ -291,7 +293,7 @@ def test_a_bot_that_leaves_while_its_table_is_made_undoes_it(arena, monkeypatch)
     async def leave_midway():
         stayer, goer = await queue_socket(arena, keys["stayer"]), await queue_socket(arena, keys["goer"])
         await receive(stayer), await receive(goer)
-        await asyncio.sleep(0.3)  # both are being seated together now
+        assert await asyncio.to_thread(making.wait, 10.0)  # both are being seated together now
         await goer.send(json.dumps({"type": "leave"}))
         left = await receive(goer)
         seated = await receive(stayer)
