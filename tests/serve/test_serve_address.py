@@ -1,13 +1,15 @@
 """``paiju serve`` refuses an address it cannot listen on, in one line, before printing any URL."""
 
 import socket
+import sys
 
 import pytest
 from typer.testing import CliRunner
 
 from paiju.cli import app
 from paiju.core.errors import PaijuError
-from paiju.serve.cli import can_open_browser, check_address
+from paiju.serve.cli import can_open_browser, check_address, uvicorn_config
+from paiju.serve.settings import ServeSettings
 
 
 def test_a_busy_port_is_named_with_the_fix():
@@ -44,3 +46,16 @@ def test_no_console_browser_is_opened_without_a_display(monkeypatch):
     assert not can_open_browser()
     monkeypatch.setenv("DISPLAY", ":0")
     assert can_open_browser()
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="uvloop is not installed on Windows")
+def test_the_arena_runs_on_uvloop_and_httptools(tmp_path):
+    from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
+    config = uvicorn_config(ServeSettings(db_path=tmp_path / "arena.sqlite3"), "127.0.0.1", 8000)
+    config.load()
+    assert config.http_protocol_class is HttpToolsProtocol
+    loop = config.get_loop_factory()()
+    try:
+        assert type(loop).__module__.startswith("uvloop")
+    finally:
+        loop.close()
