@@ -1,4 +1,5 @@
-"""``paiju serve`` refuses an address it cannot listen on, in one line, before printing any URL."""
+"""``paiju serve`` refuses an address it cannot listen on, in one line, before printing any URL; it serves on
+uvloop and httptools."""
 
 import socket
 import sys
