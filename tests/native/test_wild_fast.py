@@ -211,6 +211,27 @@ def test_games_through_the_state(rules, monkeypatch):
         assert fast == play_game(rules, seed), seed
 
 
+@pytest.mark.parametrize("rules", [LAIZI, TIANDI], ids=repr)
+def test_lists_after_the_substituting_plays_are_forgotten(rules):
+    """Positions met before, then forgotten (``moves.forget_substituted``): the compiled lists hold the reference's
+    new objects, not the forgotten ones its hash table, blocks or chain lists held."""
+    positions = []
+    for seed in range(40):
+        state = GAME.new_state(seed, rules)
+        rng = random.Random(seed)
+        while not state.is_terminal():
+            positions.append((tuple(state.hands[state.current_player]), state.follow, state.wild))
+            legal = state.legal_actions()
+            state.apply(legal[rng.randrange(len(legal))])
+    before = [same(*position, rules) for position in positions]
+    moves.forget_substituted(limit=0)
+    after = [same(*position, rules) for position in positions]
+    replaced = sum(old is not new for was, now in zip(before, after, strict=True)
+                   for old, new in zip(was, now, strict=True))
+    assert replaced > 1000 and all(old.key == new.key for was, now in zip(before, after, strict=True)
+                                   for old, new in zip(was, now, strict=True))
+
+
 def test_the_public_name_is_the_path_paiju_native_chose():
     assert wild_module.legal_moves is (reference if native._SETTING == "0" else compiled)
 

@@ -9,8 +9,10 @@ The same plays in the same order as the reference (``wild.reference_legal_moves`
   search goes over the ranks from the highest down, each count from the smallest up). Which ranks and windows
   can be filled at all is known from the counts before any search (``Ctx.can``, the wild cards each rank needs).
 - Kickers: from what the main part leaves (wild cards as their own rank), never of a main rank, the classic
-  rules (``movegen._solo_kickers`` / ``_pair_kickers``), in ascending order (``_kickers``); each main part's
-  plays are then one ascending run, and the runs of a reading are merged (``_merge``).
+  rules (``movegen._solo_kickers`` / ``_pair_kickers``), in ascending order (``_kickers`` over the ranks that can
+  give one; ``_two_kickers`` for two units, the four+two plays and two-trio planes); each main part's plays are
+  then one ascending run, and the runs of a reading are merged (``_merge``). Leading, a plane window's main
+  parts are searched once for its plane and both its planes with kickers (``_keep_plane``).
 - The plays are produced reading by reading in the reference's order (``wild._order``: category, bomb tier,
   rank, length, then the cards), so no sort is needed; within a reading, one play per P, standing for the
   smallest E (equal P meet after the merge, the smallest E first).
@@ -23,7 +25,15 @@ The same plays in the same order as the reference (``wild.reference_legal_moves`
   rocket), the others in a C hash table keyed by (P, E, category, rank, length, tier); a play met before costs
   an array read or one probe. The probes are made once the list is laid out (``_resolve``), the slots of the
   next few prefetched, as are the moves while the Python list is built: the table and the moves of a long
-  game outgrow the caches.
+  game outgrow the caches. Two smaller tables keep what is met often close together, as the classic
+  generator's tables do (keyed by parts of the hand, never by whole hands):
+
+  - a main part's plays with two kicker units by kicker set (``_block``: one probe per main part, then an
+    array read per play; the places are filled as the moves are found);
+  - leading, the whole list of one chain kind's plays (``_chain_lists``), which depends only on the natural
+    cards of the ranks 3..A up to the chain's copies and on the wild cards held (``_chain_key``).
+
+  Both are bounded (dropped whole when full, between calls) and dropped with the hash table by ``forget``.
 
 Input outside this module's domain (a hand that is not a list or tuple of 15 ints with 0-4 cards per rank and
 at most one of each joker; wild ranks that are not a list or tuple of at most two distinct ints 0..12; a follow
@@ -31,7 +41,7 @@ that is not a ``Move``; rules that are not a ``DouDizhuRules``) goes to the refe
 """
 
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 from paiju.games.doudizhu._constants cimport *
 
@@ -73,6 +83,10 @@ cdef enum:
     FOLLOW_SLOTS = 4096      # plays to follow whose reading is remembered
     AHEAD = 16               # hash table slots and moves prefetched ahead
     CHAIN_RANKS = 0xFFF      # ranks 3..A (bits 0..11)
+    PLANE_MOST = 6           # trios in a plane at most
+    CHAINS_KEPT = 1 << 16    # chain lists kept (``_chain_lists``) before they are all dropped
+    BLOCKS_KEPT = 1 << 14    # main parts whose plays with two kicker units are kept by kicker (``_block``)
+    TWO_SETS = 120           # sets of two kicker units of ranks 0..14 (``_two_index``)
 
 # Chain kinds (solo chain, pair chain, plane): shortest and longest length (``moves.CHAIN_SHAPES``).
 cdef int CHAIN_MIN[3]
@@ -114,9 +128,10 @@ cdef struct Buf:
     bint heap
 
 
-cdef struct Item:            # a play of the reading being built: the cards played and what they stand for
+cdef struct Item:            # a play of the reading being built: the cards played and what they stand for,
     u64 p
     u64 e
+    PyObject** place         # and its move's place in a block (``_block``), or NULL
 
 
 cdef struct Pending:         # a play of the legal list still to look up in the hash table
@@ -125,6 +140,7 @@ cdef struct Pending:         # a play of the legal list still to look up in the 
     u64 meta
     u64 hash
     Py_ssize_t at            # its place in the list
+    PyObject** place         # where the move is kept once found, or NULL
 
 
 cdef inline void _start(Buf* b, void* local, Py_ssize_t size) noexcept:
@@ -162,12 +178,12 @@ cdef inline int _push_word(Buf* b, u64 word) except -1:
     return 0
 
 
-cdef inline int _push_item(Buf* b, u64 p, u64 e) except -1:
+cdef inline int _push_item(Buf* b, u64 p, u64 e, PyObject** place=NULL) except -1:
     cdef Item* item
     if b.n == b.cap:
         _reserve(b, b.n + 1)
     item = (<Item*>b.data) + b.n
-    item.p, item.e = p, e
+    item.p, item.e, item.place = p, e, place
     b.n += 1
     return 0
 
@@ -198,6 +214,14 @@ cdef struct Ctx:
     bint no_rocket           # solo kickers may not be both jokers
     bint four_two            # four+two plays exist (not ``no_four_with_two``)
     Buf* mains               # u64: main parts of the reading being built
+    Buf* planes              # u64: the main parts of the plane windows, kept while leading (``_plane_mains``)
+    int plane_at[TOP_CHAIN + 1][PLANE_MOST + 1]   # a window's first main part in ``planes``; -1: not kept
+    int plane_n[TOP_CHAIN + 1][PLANE_MOST + 1]    # and how many it has
+    bint keep_planes
+    size_t epoch             # ``_blocks_epoch`` when the call began
+    u64 chain_key[3]         # leading: each chain kind's key (``_chain_key``), 0 when its list is not to be kept,
+    Py_ssize_t chain_from[3] # and where its plays lie in ``out``
+    Py_ssize_t chain_to[3]
     Buf* items               # Item: its plays
     Buf* spare               # Item: room to merge them
     Buf* runs                # Py_ssize_t: where each ascending run of ``items`` starts
@@ -319,14 +343,16 @@ cdef inline int _put(Ctx* c, PyObject* move) except -1:
     return 0
 
 
-cdef inline int _emit(Ctx* c, u64 p, u64 e, int category, int rank, int length, int tier) except -1:
+cdef inline int _emit(Ctx* c, u64 p, u64 e, int category, int rank, int length, int tier,
+                      PyObject** place=NULL) except -1:
     """Append the move of the cards ``p`` standing for ``e`` in this reading: a place in the legal list, filled
-    from the hash table by ``_resolve``."""
+    from the hash table by ``_resolve`` (which also keeps it at ``place``, when given)."""
     cdef Pending* pending
     if c.pending.n == c.pending.cap:
         _reserve(c.pending, c.pending.n + 1)
     pending = (<Pending*>c.pending.data) + c.pending.n
     pending.p, pending.e, pending.meta, pending.at = p, e, _meta(category, rank, length, tier), c.out.n
+    pending.place = place
     pending.hash = _hash(p, e, pending.meta)
     c.pending.n += 1
     return _put(c, NULL)
@@ -360,6 +386,8 @@ cdef int _resolve(Ctx* c) except -1:
             move = _create(c, pending[j].p, pending[j].e, meta & 0xFF, (meta >> 8) & 0xFF, (meta >> 16) & 0xFF,
                            (meta >> 24) & 0xFF)
         (<PyObject**>c.out.data)[pending[j].at] = move
+        if pending[j].place != NULL and _blocks_epoch == c.epoch:  # the blocks were not dropped meanwhile
+            pending[j].place[0] = move
     return 0
 
 
@@ -368,6 +396,152 @@ cdef inline int _emit_own(Ctx* c, PyObject** slot, u64 p, int category, int rank
     if slot[0] == NULL:
         slot[0] = _create(c, p, p, category, rank, length, tier)
     return _put(c, slot[0])
+
+
+# -- chain lists: the chains of a kind depend on a part of the hand only -------------------------------------
+
+cdef struct Chains:
+    u64 key                  # ``_chain_key``; 0: empty slot
+    Py_ssize_t n
+    PyObject** moves         # borrowed (``_owned`` and the arrays above hold them)
+
+cdef Chains* _chain_lists = NULL
+cdef size_t _chain_slots = 0     # a power of two
+cdef size_t _chain_filled = 0
+
+
+cdef u64 _chain_key(Ctx* c, int kind) noexcept:
+    """What a hand's leading chains of one kind depend on: for each rank 3..A its natural cards up to the chain's
+    copies, and the wild ranks and the wild cards held of each."""
+    cdef int copies = kind + 1, r
+    cdef u64 key = 0
+    for r in range(TOP_CHAIN + 1):
+        key |= <u64>min(copies, c.nat[r]) << (2 * r)
+    key |= <u64>kind << 24 | <u64>c.nw << 26
+    for r in range(c.nw):
+        key |= (<u64>c.wild[r] | <u64>c.held_wild[r] << 4) << (28 + 8 * r)
+    return key | <u64>1 << 63
+
+
+cdef Chains* _chain_slot(u64 key) noexcept:
+    """The slot of ``key`` in the chain lists: its list, or the empty slot it would take."""
+    cdef size_t i = _hash(key, 0, 0) & (_chain_slots - 1)
+    while _chain_lists[i].key and _chain_lists[i].key != key:
+        i = (i + 1) & (_chain_slots - 1)
+    return &_chain_lists[i]
+
+
+cdef void _drop_chain_lists() noexcept:
+    global _chain_lists, _chain_slots, _chain_filled
+    cdef size_t i
+    for i in range(_chain_slots):
+        if _chain_lists[i].key:
+            free(_chain_lists[i].moves)
+    free(_chain_lists)
+    _chain_lists, _chain_slots, _chain_filled = NULL, 0, 0
+
+
+cdef int _keep_chains(Ctx* c) except -1:
+    """Keep the chain lists of this lead's ``out`` (resolved) under their keys: from ``CHAINS_KEPT`` lists on, all
+    are dropped first."""
+    global _chain_lists, _chain_slots, _chain_filled
+    cdef int kind
+    cdef Chains* slot
+    cdef PyObject** moves
+    cdef Py_ssize_t n
+    for kind in range(3):
+        if not c.chain_key[kind]:
+            continue
+        if _chain_filled >= CHAINS_KEPT:
+            _drop_chain_lists()
+        if _chain_slots == 0:
+            _chain_lists = <Chains*>malloc(2 * CHAINS_KEPT * sizeof(Chains))
+            if _chain_lists == NULL:
+                raise MemoryError()
+            memset(_chain_lists, 0, 2 * CHAINS_KEPT * sizeof(Chains))
+            _chain_slots = 2 * CHAINS_KEPT
+        slot = _chain_slot(c.chain_key[kind])
+        if slot.key:
+            continue
+        n = c.chain_to[kind] - c.chain_from[kind]
+        moves = <PyObject**>malloc(max(n, 1) * sizeof(PyObject*))
+        if moves == NULL:
+            raise MemoryError()
+        memcpy(moves, (<PyObject**>c.out.data) + c.chain_from[kind], n * sizeof(PyObject*))
+        slot.key, slot.n, slot.moves = c.chain_key[kind], n, moves
+        _chain_filled += 1
+    return 0
+
+
+cdef bint _kept_chains(Ctx* c, int kind) except -1:
+    """Leading: put the kept chain list of this kind in ``out`` (True), or mark it to be kept (False)."""
+    cdef u64 key = _chain_key(c, kind)
+    cdef Chains* slot
+    cdef Py_ssize_t i
+    if _chain_slots:
+        slot = _chain_slot(key)
+        if slot.key:
+            _reserve(c.out, c.out.n + slot.n)
+            for i in range(slot.n):
+                (<PyObject**>c.out.data)[c.out.n + i] = slot.moves[i]
+            c.out.n += slot.n
+            return True
+    c.chain_key[kind], c.chain_from[kind] = key, c.out.n
+    return False
+
+
+# -- blocks: the moves of a main part with two kicker units, by kicker set ---------------------------------
+
+cdef struct Block:
+    u64 p                    # the main part
+    u64 meta                 # its reading (``_meta``); 0: empty slot
+    PyObject** moves         # TWO_SETS places (``_two_index``), NULL until met; borrowed, as the hash table's
+
+cdef Block* _blocks = NULL   # 2 * BLOCKS_KEPT slots
+cdef size_t _blocks_filled = 0
+cdef size_t _blocks_epoch = 0    # counts the drops: a place taken before one is not written
+
+
+cdef inline int _two_index(int low, int high) noexcept:
+    """The place of the kicker set of one unit of rank ``low`` and one of ``high`` (``low <= high``) in a block."""
+    return high * (high + 1) // 2 + low
+
+
+cdef PyObject** _block(u64 p, u64 meta) except? NULL:
+    """The places of the moves of main part ``p`` in the reading ``meta`` by kicker set; NULL when the blocks are
+    full for this call (its plays then go through the hash table alone)."""
+    global _blocks, _blocks_filled
+    cdef size_t i
+    cdef PyObject** moves
+    if _blocks == NULL:
+        _blocks = <Block*>calloc(2 * BLOCKS_KEPT, sizeof(Block))
+        if _blocks == NULL:
+            raise MemoryError()
+    i = _hash(p, 0, meta) & (2 * BLOCKS_KEPT - 1)
+    while _blocks[i].meta:
+        if _blocks[i].meta == meta and _blocks[i].p == p:
+            return _blocks[i].moves
+        i = (i + 1) & (2 * BLOCKS_KEPT - 1)
+    if _blocks_filled >= BLOCKS_KEPT + BLOCKS_KEPT // 2:
+        return NULL
+    moves = <PyObject**>calloc(TWO_SETS, sizeof(PyObject*))
+    if moves == NULL:
+        raise MemoryError()
+    _blocks[i].p, _blocks[i].meta, _blocks[i].moves = p, meta, moves
+    _blocks_filled += 1
+    return moves
+
+
+cdef void _drop_blocks() noexcept:
+    global _blocks, _blocks_filled, _blocks_epoch
+    cdef size_t i
+    if _blocks != NULL:
+        for i in range(2 * BLOCKS_KEPT):
+            if _blocks[i].meta:
+                free(_blocks[i].moves)
+        free(_blocks)
+    _blocks, _blocks_filled = NULL, 0
+    _blocks_epoch += 1
 
 
 # -- main parts: natural cards of each rank, wild cards for the rest ----------------------------------------
@@ -474,6 +648,28 @@ cdef inline u64 _run(int low, int length, int copies) noexcept:
     return <u64>copies * ((UNIT[low + length] - UNIT[low]) // 15)
 
 
+cdef int _keep_plane(Ctx* c, int low, int length) except -1:
+    """Keep the main parts ``c.mains`` of a plane window: leading, the planes with kickers have the same."""
+    _reserve(c.planes, c.planes.n + c.mains.n)
+    memcpy((<u64*>c.planes.data) + c.planes.n, c.mains.data, c.mains.n * sizeof(u64))
+    c.plane_at[low][length], c.plane_n[low][length] = <int>c.planes.n, <int>c.mains.n
+    c.planes.n += c.mains.n
+    return 0
+
+
+cdef int _plane_mains(Ctx* c, int low, int length) except -1:
+    """Into ``c.mains``: the main parts of a plane window, kept (``_keep_plane``) or searched (``_fills``)."""
+    cdef int n
+    if not c.keep_planes or c.plane_at[low][length] < 0:
+        return _fills(c, low, length, 3)
+    n = c.plane_n[low][length]
+    c.mains.n = 0
+    _reserve(c.mains, n)
+    memcpy(c.mains.data, (<u64*>c.planes.data) + c.plane_at[low][length], n * sizeof(u64))
+    c.mains.n = n
+    return 0
+
+
 # -- plays of one reading ------------------------------------------------------------------------------------
 
 cdef int _plain_one(Ctx* c, int category, int rank, int copies) except -1:
@@ -505,6 +701,8 @@ cdef int _chain(Ctx* c, int kind, int low, int length) except -1:
     if c.budget == 0:
         return _emit_own(c, &CHAIN[kind][length][low], e, SOLO_CHAIN + kind, low, length, HARD)
     _fills(c, low, length, copies)
+    if kind == 2 and c.keep_planes:
+        _keep_plane(c, low, length)
     for i in range(c.mains.n):
         p = (<u64*>c.mains.data)[i]
         if p == e:
@@ -607,8 +805,10 @@ cdef int _trio_with(Ctx* c, int pair, int rank) except -1:
 
 
 cdef struct Kick:
-    int cap[NUM_RANKS]       # kicker units of each rank available
-    int below[NUM_RANKS + 1] # below[r]: units available in ranks 0..r-1
+    int n                    # ranks that can give a kicker, ascending
+    int rank[NUM_RANKS]
+    int cap[NUM_RANKS]       # kicker units each of them can give
+    int below[NUM_RANKS + 1] # below[i]: units the ranks rank[0 .. i-1] can give
     u64* unit                # one unit: one card (solos) or two (pairs)
     bint no_rocket
     int double_above         # a double pair of a rank above this one is skipped
@@ -617,24 +817,51 @@ cdef struct Kick:
     bint valid               # every kicker set makes a play (the main part stands for itself or holds a natural)
     u64 natural
     Buf* items
+    PyObject** moves         # two kicker units: the main part's block (``_block``), or NULL
 
 
-cdef int _kickers(Kick* k, int rank, int left, u64 taken) except -1:
-    """Kicker sets of ``left`` more units from ranks ``0..rank``, ascending (the highest rank's count first)."""
-    cdef int m, top
+cdef inline int _kicked(Kick* k, u64 taken, int index=0) except -1:
+    """The play of the main part with the kickers ``taken`` (two units: at ``index`` in its block), unless it would
+    be wild cards alone substituting."""
+    if k.valid or (k.p + taken) & k.natural:
+        return _push_item(k.items, k.p + taken, k.e + taken, k.moves + index if k.moves != NULL else NULL)
+    return 0
+
+
+cdef int _kickers(Kick* k, int i, int left, u64 taken) except -1:
+    """Kicker sets of ``left`` more units from the ranks ``k.rank[0 .. i]``, ascending (the highest rank's count
+    first)."""
+    cdef int m, top, rank
+    cdef u64 unit
     if left == 0:
-        if k.valid or (k.p + taken) & k.natural:
-            _push_item(k.items, k.p + taken, k.e + taken)
+        return _kicked(k, taken)
+    if left > k.below[i + 1]:
         return 0
-    if left > k.below[rank + 1]:
-        return 0
-    top = min(k.cap[rank], left)
+    rank = k.rank[i]
+    unit = k.unit[rank]
+    top = min(k.cap[i], left)
     for m in range(top + 1):
         if m and rank == SMALL_JOKER and k.no_rocket and (taken >> (4 * BIG_JOKER)):
             break
         if m == 2 and left == 2 and rank > k.double_above:
             break
-        _kickers(k, rank - 1, left - m, taken + m * k.unit[rank])
+        _kickers(k, i - 1, left - m, taken + m * unit)
+    return 0
+
+
+cdef int _two_kickers(Kick* k) except -1:
+    """``_kickers`` of two units, ascending: by the higher rank, then the lower; a double unit of a rank after the
+    pairs of units it tops."""
+    cdef int i, j, high
+    cdef u64 unit
+    for i in range(k.n):
+        high = k.rank[i]
+        unit = k.unit[high]
+        for j in range(i):
+            if not (high == BIG_JOKER and k.rank[j] == SMALL_JOKER and k.no_rocket):
+                _kicked(k, k.unit[k.rank[j]] + unit, _two_index(k.rank[j], high))
+        if k.cap[i] >= 2 and high <= k.double_above:
+            _kicked(k, 2 * unit, _two_index(high, high))
     return 0
 
 
@@ -646,15 +873,17 @@ cdef int _with_kickers(Ctx* c, int category, int low, int length) except -1:
     cdef int units = 2 if four else length
     cdef bint pairs = category == FOUR_TWO_PAIRS or category == PLANE_PAIRS
     cdef int pool[NUM_RANKS]
-    cdef int r, side
+    cdef int r, side, cap
     cdef Py_ssize_t i, start
     cdef u64 p, last
+    cdef u64 meta = _meta(category, low, length, HARD)
     cdef Item* items
+    cdef PyObject** place
     cdef Kick k
     if four:
         _fills_one(c, low, copies)
     else:
-        _fills(c, low, length, copies)
+        _plane_mains(c, low, length)
     if c.mains.n == 0:
         return 0
     c.items.n = c.runs.n = 0
@@ -673,15 +902,23 @@ cdef int _with_kickers(Ctx* c, int category, int low, int length) except -1:
             for side in (low - 1, low + length):
                 if 0 <= side <= TOP_CHAIN and pool[side] > 2:
                     pool[side] = 2
-        k.below[0] = 0
+        k.n = k.below[0] = 0
         for r in range(NUM_RANKS):
             if pairs:
-                k.cap[r] = min(pool[r] // 2, c.most_pair, units) if r < SMALL_JOKER else 0
+                cap = min(pool[r] // 2, c.most_pair, units) if r < SMALL_JOKER else 0
             else:
-                k.cap[r] = min(pool[r], c.most_solo, units)
-            k.below[r + 1] = k.below[r] + k.cap[r]
+                cap = min(pool[r], c.most_solo, units)
+            if cap:
+                k.rank[k.n], k.cap[k.n] = r, cap
+                k.below[k.n + 1] = k.below[k.n] + cap
+                k.n += 1
         start = c.items.n
-        _kickers(&k, NUM_RANKS - 1, units, 0)
+        if units == 2:
+            k.moves = _block(p, meta)
+            _two_kickers(&k)
+        else:
+            k.moves = NULL
+            _kickers(&k, k.n - 1, units, 0)
         if c.items.n > start:
             _push_index(c.runs, start)
     if c.runs.n > 1:
@@ -691,7 +928,11 @@ cdef int _with_kickers(Ctx* c, int category, int low, int length) except -1:
     for i in range(c.items.n):
         if items[i].p != last:
             last = items[i].p
-            _emit(c, last, items[i].e, category, low, length, HARD)
+            place = items[i].place
+            if place != NULL and place[0] != NULL:
+                _put(c, place[0])
+            else:
+                _emit(c, last, items[i].e, category, low, length, HARD, place)
     return 0
 
 
@@ -732,8 +973,11 @@ cdef int _bombs(Ctx* c, int above_tier, int above_rank) except -1:
 cdef int _leads(Ctx* c) except -1:
     """Every play, in the reference's order (``wild._order``)."""
     cdef int r, kind, low, end, need, length, longest, category, ranks, pair, lows
+    cdef bint kept
     cdef int needs[TOP_CHAIN + 1]
     cdef int ends[TOP_CHAIN + 1]
+    c.keep_planes = True
+    memset(c.plane_at, -1, sizeof(c.plane_at))
     for category in range(SOLO, TRIO + 1):
         ranks = c.can[category]
         while ranks:
@@ -750,6 +994,9 @@ cdef int _leads(Ctx* c) except -1:
         lows = c.can[kind + 1] & CHAIN_RANKS  # a window's every rank can be filled alone
         if __builtin_popcount(lows) < CHAIN_MIN[kind]:
             continue
+        kept = _kept_chains(c, kind)
+        if kept and kind < 2:
+            continue
         _needs(c, kind + 1, needs)
         end = need = 0  # the longest window from ``low``: ``low .. end-1``, needing ``need`` wild cards
         while lows:
@@ -763,8 +1010,11 @@ cdef int _leads(Ctx* c) except -1:
                 need += needs[end]
                 end += 1
             ends[low] = end
+            if kept:  # the planes' windows are still wanted
+                continue
             for length in range(CHAIN_MIN[kind], min(CHAIN_MAX[kind], end - low) + 1):
                 _chain(c, kind, low, length)
+        c.chain_to[kind] = c.out.n
     lows = c.can[3] & CHAIN_RANKS
     if __builtin_popcount(lows) >= CHAIN_MIN[2]:  # ``ends`` holds the planes' windows
         for category in range(PLANE_SOLOS, PLANE_PAIRS + 1):
@@ -946,11 +1196,14 @@ cdef int _init() except -1:
 
 
 def forget():
-    """Drop every play from the hash table and the plays whose wild cards stand for other ranks from ``_owned``
-    (``moves.forget_substituted``): plays met again are looked up anew. Call it between calls only."""
+    """Drop every play from the hash table, the blocks and the chain lists, and the plays whose wild cards stand
+    for other ranks from ``_owned`` (``moves.forget_substituted``): plays met again are looked up anew. Call it
+    between calls only."""
     global _table, _slots, _filled, _owned
     free(_table)
     _table, _slots, _filled = NULL, 0, 0
+    _drop_chain_lists()
+    _drop_blocks()
     _owned = list({id(kept): kept for kept in _owned if not getattr(kept, "stands_for", "")}.values())
 
 
@@ -959,9 +1212,10 @@ def legal_moves(hand, follow, wild, rules):
     ``None`` or a pass, else following it (pass first); the same ``Move`` objects in the same order as
     ``wild.reference_legal_moves``."""
     cdef Ctx c
-    cdef Buf mains, items, spare, runs, out, pending
+    cdef Buf mains, planes, items, spare, runs, out, pending
     cdef Pending pending_local[LOCAL]
     cdef u64 mains_local[LOCAL]
+    cdef u64 planes_local[LOCAL]
     cdef Item items_local[LOCAL]
     cdef Item spare_local[LOCAL]
     cdef Py_ssize_t runs_local[LOCAL]
@@ -978,18 +1232,26 @@ def legal_moves(hand, follow, wild, rules):
         if seen.category != PASS_CATEGORY:
             first = 1
     _start(&mains, mains_local, sizeof(u64))
+    _start(&planes, planes_local, sizeof(u64))
     _start(&items, items_local, sizeof(Item))
     _start(&spare, spare_local, sizeof(Item))
     _start(&runs, runs_local, sizeof(Py_ssize_t))
     _start(&out, out_local, sizeof(PyObject*))
     _start(&pending, pending_local, sizeof(Pending))
     c.mains, c.items, c.spare, c.runs, c.out, c.pending = &mains, &items, &spare, &runs, &out, &pending
+    c.planes, c.keep_planes = &planes, False
+    c.chain_key[0] = c.chain_key[1] = c.chain_key[2] = 0
+    if _blocks_filled >= BLOCKS_KEPT:  # dropped between calls only: the places a call takes stay valid
+        _drop_blocks()
+    c.epoch = _blocks_epoch
     try:
         if first:
             _follows(&c, seen.category, seen.rank, seen.length, seen.tier)
         else:
             _leads(&c)
         _resolve(&c)
+        if not first:
+            _keep_chains(&c)
         result = PyList_New(out.n + first)
         if result == NULL:
             raise MemoryError()
@@ -1006,6 +1268,7 @@ def legal_moves(hand, follow, wild, rules):
         return plays
     finally:
         _release(&mains)
+        _release(&planes)
         _release(&items)
         _release(&spare)
         _release(&runs)
