@@ -33,7 +33,8 @@ The same plays in the same order as the reference (``wild.reference_legal_moves`
   - leading, the whole list of one chain kind's plays (``_chain_lists``), which depends only on the natural
     cards of the ranks 3..A up to the chain's copies and on the wild cards held (``_chain_key``).
 
-  Both are bounded (dropped whole when full, between calls) and dropped with the hash table by ``forget``.
+  Both are bounded (dropped whole when full, never while a call still reads them) and dropped with the hash
+  table by ``forget``.
 
 Input outside this module's domain (a hand that is not a list or tuple of 15 ints with 0-4 cards per rank and
 at most one of each joker; wild ranks that are not a list or tuple of at most two distinct ints 0..12; a follow
