@@ -105,6 +105,50 @@ def test_random_hands_leading_and_following(options):
             same(skewed_hand(rng, wild), follow, wild, rules)
 
 
+KICKER_CATEGORIES = (Category.TRIO_SOLO, Category.TRIO_PAIR, Category.FOUR_TWO_SOLOS, Category.FOUR_TWO_PAIRS,
+                     Category.PLANE_SOLOS, Category.PLANE_PAIRS)
+
+
+@pytest.mark.parametrize("rules", [LAIZI, TIANDI, DouDizhuRules(laizi=True, wild_ranks=2, **KICKERS)], ids=repr)
+def test_kept_lists_follow_every_count_they_depend_on(rules):
+    """A hand, then the same hand with one rank's count changed to each other count, leading and following its own
+    plays with kickers, and under the other kicker options: every list the first hand's call kept is offered to the
+    changed hands, so a count or option a kept list depends on but its key leaves out gives a wrong list."""
+    rng = random.Random(7)
+    for _ in range(12):
+        wild = tuple(sorted(rng.sample(range(13), rules.wild_ranks)))
+        base = skewed_hand(rng, wild)
+        for options in ({}, {"bomb_as_kickers": True}, {"rocket_as_kickers": True}, KICKERS):
+            same(base, None, wild, DouDizhuRules(laizi=True, wild_ranks=rules.wild_ranks, **options))
+        with_kickers = [move for move in same(base, None, wild, rules) if move.category in KICKER_CATEGORIES]
+        follows = [None, *rng.sample(with_kickers, min(1, len(with_kickers)))]
+        for rank in range(15):
+            for count in range(2 if rank >= 13 else 5):
+                hand = [*base[:rank], count, *base[rank + 1:]]
+                if sum(hand) <= 20:
+                    for follow in follows:
+                        same(hand, follow, wild, rules)
+
+
+@pytest.mark.parametrize(("lists", "places"), [(1, 10_000), (7, 300), (50, 0)])
+def test_the_kept_lists_are_bounded(lists, places):
+    """With the kept lists bounded to a few (dropped whole, in the middle of a call too, when the next would pass the
+    bound; a list longer than the bound is never kept), every list is still the reference's."""
+    old = _wild_fast.keep_at_most(lists, places)
+    try:
+        rng = random.Random(lists)
+        for seed in range(6):
+            state = GAME.new_state(seed, LAIZI)
+            while not state.is_terminal():
+                legal = same(state.hands[state.current_player], state.follow, state.wild, LAIZI)
+                same(state.hands[state.current_player], state.follow, state.wild, LAIZI)
+                state.apply(legal[rng.randrange(len(legal))])
+    finally:
+        _wild_fast.keep_at_most(*old)
+    with pytest.raises(ValueError, match="at least one list"):
+        _wild_fast.keep_at_most(0, 100)
+
+
 def play(text: str, wild: tuple[int, ...], rules: DouDizhuRules = LAIZI):
     return wild_module.parse_play(text, wild, rules)
 

@@ -30,11 +30,16 @@ The same plays in the same order as the reference (``wild.reference_legal_moves`
 
   - a main part's plays with two kicker units by kicker set (``_block``: one probe per main part, then an
     array read per play; the places are filled as the moves are found);
-  - leading, the whole list of one chain kind's plays (``_chain_lists``), which depends only on the natural
-    cards of the ranks 3..A up to the chain's copies and on the wild cards held (``_chain_key``).
+  - whole lists of plays that depend on a part of the hand only (``_kept``: one probe and a copy per list):
+    leading, all of one chain kind's plays, which depend on the natural cards of the ranks 3..A up to the
+    chain's copies and on the wild cards held (``_chain_key``); leading and following, each reading with
+    kickers (trio+solo or +pair of one trio, four+two of one four, a plane with kickers of one window), whose
+    plays depend on the cards of its main ranks up to its copies, every other rank's cards up to the most its
+    kickers can take of one rank, and the wild cards held (``_reading_key``). Readings with kickers are most of
+    a long lead's plays, and a reading's list serves every hand that agrees on those counts.
 
-  Both are bounded (dropped whole when full, never while a call still reads them) and dropped with the hash
-  table by ``forget``.
+  Both are bounded (dropped whole when full, never while a call still reads them; ``keep_at_most``) and
+  dropped with the hash table by ``forget``.
 
 Input outside this module's domain (a hand that is not a list or tuple of 15 ints with 0-4 cards per rank and
 at most one of each joker; wild ranks that are not a list or tuple of at most two distinct ints 0..12; a follow
@@ -85,7 +90,8 @@ cdef enum:
     AHEAD = 16               # hash table slots and moves prefetched ahead
     CHAIN_RANKS = 0xFFF      # ranks 3..A (bits 0..11)
     PLANE_MOST = 6           # trios in a plane at most
-    CHAINS_KEPT = 1 << 16    # chain lists kept (``_chain_lists``) before they are all dropped
+    KEPT_LISTS = 1 << 16     # lists kept (``_kept``) before they are all dropped,
+    KEPT_MOVES = 1 << 21     # and places in them
     BLOCKS_KEPT = 1 << 14    # main parts whose plays with two kicker units are kept by kicker (``_block``)
     TWO_SETS = 120           # sets of two kicker units of ranks 0..14 (``_two_index``)
 
@@ -97,11 +103,13 @@ CHAIN_MAX[:] = [12, 10, 6]
 
 cdef u64 UNIT[NUM_RANKS + 1]      # one card of rank r: bits 4r .. 4r+3 hold the count
 cdef u64 PAIR_UNIT[NUM_RANKS]
+cdef u64 ONES = 0            # one card of every rank
 cdef int _r
 for _r in range(NUM_RANKS + 1):
     UNIT[_r] = (<u64>1) << (4 * _r)
 for _r in range(NUM_RANKS):
     PAIR_UNIT[_r] = 2 * UNIT[_r]
+    ONES += UNIT[_r]
 
 
 def mirrored_constants():
@@ -220,9 +228,9 @@ cdef struct Ctx:
     int plane_n[TOP_CHAIN + 1][PLANE_MOST + 1]    # and how many it has
     bint keep_planes
     size_t epoch             # ``_blocks_epoch`` when the call began
-    u64 chain_key[3]         # leading: each chain kind's key (``_chain_key``), 0 when its list is not to be kept,
-    Py_ssize_t chain_from[3] # and where its plays lie in ``out``
-    Py_ssize_t chain_to[3]
+    u64 hand                 # the counts as ``UNIT``'s nibbles
+    u64 capped[5]            # capped[k]: the same, up to k cards of each rank but the wild ranks
+    Buf* keeps               # Keep: the lists of ``out`` to keep once resolved (``_kept_or_mark``)
     Buf* items               # Item: its plays
     Buf* spare               # Item: room to merge them
     Buf* runs                # Py_ssize_t: where each ascending run of ``items`` starts
@@ -399,96 +407,137 @@ cdef inline int _emit_own(Ctx* c, PyObject** slot, u64 p, int category, int rank
     return _put(c, slot[0])
 
 
-# -- chain lists: the chains of a kind depend on a part of the hand only -------------------------------------
+# -- kept lists: a chain kind's or a kicker reading's plays depend on a part of the hand only ------------------
 
-cdef struct Chains:
-    u64 key                  # ``_chain_key``; 0: empty slot
-    Py_ssize_t n
-    PyObject** moves         # borrowed (``_owned`` and the arrays above hold them)
-
-cdef Chains* _chain_lists = NULL
-cdef size_t _chain_slots = 0     # a power of two
-cdef size_t _chain_filled = 0
+cdef struct Kept:
+    u64 key                  # what the list depends on (``_chain_key``, ``_reading_key``); 0: empty slot
+    u64 what                 # which list (``_chains_what``, ``_reading_what``)
+    size_t at                # its moves: ``_kept_pool[at:at + n]``
+    size_t n
 
 
-cdef u64 _chain_key(Ctx* c, int kind) noexcept:
+cdef struct Keep:            # a list of this call's ``out`` to keep once resolved: ``out[start:end]``
+    u64 key
+    u64 what
+    Py_ssize_t start
+    Py_ssize_t end
+
+cdef Kept* _kept = NULL
+cdef size_t _kept_slots = 0      # a power of two
+cdef size_t _kept_filled = 0
+cdef PyObject** _kept_pool = NULL    # the kept lists' moves, one after the other (borrowed, as the hash table's)
+cdef size_t _kept_moves = 0      # places taken in the pool
+cdef size_t _kept_most = KEPT_LISTS        # lists kept before they are all dropped
+cdef size_t _kept_moves_most = KEPT_MOVES  # and places
+
+
+cdef inline u64 _chain_key(Ctx* c, int kind) noexcept:
     """What a hand's leading chains of one kind depend on: for each rank 3..A its natural cards up to the chain's
-    copies, and the wild ranks and the wild cards held of each."""
-    cdef int copies = kind + 1, r
-    cdef u64 key = 0
-    for r in range(TOP_CHAIN + 1):
-        key |= <u64>min(copies, c.nat[r]) << (2 * r)
-    key |= <u64>kind << 24 | <u64>c.nw << 26
-    for r in range(c.nw):
-        key |= (<u64>c.wild[r] | <u64>c.held_wild[r] << 4) << (28 + 8 * r)
-    return key | <u64>1 << 63
+    copies, and the wild cards held of each wild rank (``Ctx.capped``)."""
+    return (c.capped[kind + 1] & c.natural & _run(0, TOP_CHAIN + 1, 15)) | (c.hand & ~c.natural) | <u64>1 << 63
 
 
-cdef Chains* _chain_slot(u64 key) noexcept:
-    """The slot of ``key`` in the chain lists: its list, or the empty slot it would take."""
-    cdef size_t i = _hash(key, 0, 0) & (_chain_slots - 1)
-    while _chain_lists[i].key and _chain_lists[i].key != key:
-        i = (i + 1) & (_chain_slots - 1)
-    return &_chain_lists[i]
+cdef inline u64 _chains_what(Ctx* c, int kind) noexcept:
+    """The leading list of every chain of a kind (length 0: no reading has it), under the wild ranks in force."""
+    return _meta(SOLO_CHAIN + kind, 0, 0, 0) | <u64>c.wild_bits << 40
 
 
-cdef void _drop_chain_lists() noexcept:
-    global _chain_lists, _chain_slots, _chain_filled
-    cdef size_t i
-    for i in range(_chain_slots):
-        if _chain_lists[i].key:
-            free(_chain_lists[i].moves)
-    free(_chain_lists)
-    _chain_lists, _chain_slots, _chain_filled = NULL, 0, 0
+cdef inline u64 _reading_what(Ctx* c, int category, int low, int length) noexcept:
+    """A reading with kickers, under the wild ranks and the kicker options in force."""
+    return (_meta(category, low, length, 0) | <u64>c.wild_bits << 40 | <u64>(c.most_solo == 4) << 56
+            | <u64>(c.most_pair == 2) << 57 | <u64>c.no_rocket << 58)
 
 
-cdef int _keep_chains(Ctx* c) except -1:
-    """Keep the chain lists of this lead's ``out`` (resolved) under their keys: from ``CHAINS_KEPT`` lists on, all
-    are dropped first."""
-    global _chain_lists, _chain_slots, _chain_filled
-    cdef int kind
-    cdef Chains* slot
-    cdef PyObject** moves
-    cdef Py_ssize_t n
-    for kind in range(3):
-        if not c.chain_key[kind]:
+cdef u64 _reading_key(Ctx* c, int category, int low, int length) noexcept:
+    """What the plays of a reading with kickers depend on (``_trio_with``, ``_with_kickers``): the cards of its main
+    ranks up to its copies (its main parts), every other rank's cards up to the most that its kickers can take of
+    it (the kicker sets), and the wild cards held of each wild rank, all of them (``Ctx.capped``)."""
+    cdef int copies = 4 if category == FOUR_TWO_SOLOS or category == FOUR_TWO_PAIRS else 3
+    cdef int units = length if category == PLANE_SOLOS or category == PLANE_PAIRS else 2
+    cdef int most
+    cdef u64 window = _run(low, length, 15)
+    if category == TRIO_SOLO or category == TRIO_PAIR:
+        most = 1 + category - TRIO_SOLO
+    elif category == FOUR_TWO_PAIRS or category == PLANE_PAIRS:
+        most = 2 * min(c.most_pair, units)
+    else:
+        most = min(c.most_solo, units)
+    return (c.capped[most] & ~window) | (c.capped[copies] & window) | <u64>1 << 63
+
+
+cdef Kept* _kept_slot(u64 key, u64 what) noexcept:
+    """The slot of a list in the kept lists: the list, or the empty slot it would take."""
+    cdef size_t i = _hash(key, what, 0) & (_kept_slots - 1)
+    while _kept[i].key and (_kept[i].key != key or _kept[i].what != what):
+        i = (i + 1) & (_kept_slots - 1)
+    return &_kept[i]
+
+
+cdef void _drop_kept() noexcept:
+    global _kept, _kept_slots, _kept_filled, _kept_pool, _kept_moves
+    free(_kept)
+    free(_kept_pool)
+    _kept, _kept_slots, _kept_filled, _kept_pool, _kept_moves = NULL, 0, 0, NULL, 0
+
+
+cdef int _keep_lists(Ctx* c) except -1:
+    """Keep the lists of this call's ``out`` (resolved) marked by ``_kept_or_mark``: from ``_kept_most`` lists or
+    ``_kept_moves_most`` places on, all are dropped first (a list longer than that is not kept)."""
+    global _kept, _kept_slots, _kept_filled, _kept_pool, _kept_moves
+    cdef Keep* keep
+    cdef Kept* slot
+    cdef size_t n, slots = 2
+    cdef Py_ssize_t j
+    for j in range(c.keeps.n):
+        keep = (<Keep*>c.keeps.data) + j
+        n = keep.end - keep.start
+        if n > _kept_moves_most:
             continue
-        if _chain_filled >= CHAINS_KEPT:
-            _drop_chain_lists()
-        if _chain_slots == 0:
-            _chain_lists = <Chains*>malloc(2 * CHAINS_KEPT * sizeof(Chains))
-            if _chain_lists == NULL:
+        if _kept_filled >= _kept_most or _kept_moves + n > _kept_moves_most:
+            memset(_kept, 0, _kept_slots * sizeof(Kept))
+            _kept_filled = _kept_moves = 0
+        if _kept == NULL:
+            while slots < 2 * _kept_most:  # a power of two, at most half full
+                slots *= 2
+            _kept = <Kept*>calloc(slots, sizeof(Kept))
+            _kept_pool = <PyObject**>malloc(max(_kept_moves_most, 1) * sizeof(PyObject*))
+            if _kept == NULL or _kept_pool == NULL:
+                _drop_kept()
                 raise MemoryError()
-            memset(_chain_lists, 0, 2 * CHAINS_KEPT * sizeof(Chains))
-            _chain_slots = 2 * CHAINS_KEPT
-        slot = _chain_slot(c.chain_key[kind])
+            _kept_slots = slots
+        slot = _kept_slot(keep.key, keep.what)
         if slot.key:
             continue
-        n = c.chain_to[kind] - c.chain_from[kind]
-        moves = <PyObject**>malloc(max(n, 1) * sizeof(PyObject*))
-        if moves == NULL:
-            raise MemoryError()
-        memcpy(moves, (<PyObject**>c.out.data) + c.chain_from[kind], n * sizeof(PyObject*))
-        slot.key, slot.n, slot.moves = c.chain_key[kind], n, moves
-        _chain_filled += 1
+        memcpy(_kept_pool + _kept_moves, (<PyObject**>c.out.data) + keep.start, n * sizeof(PyObject*))
+        slot.key, slot.what, slot.at, slot.n = keep.key, keep.what, _kept_moves, n
+        _kept_filled += 1
+        _kept_moves += n
     return 0
 
 
-cdef bint _kept_chains(Ctx* c, int kind) except -1:
-    """Leading: put the kept chain list of this kind in ``out`` (True), or mark it to be kept (False)."""
-    cdef u64 key = _chain_key(c, kind)
-    cdef Chains* slot
-    cdef Py_ssize_t i
-    if _chain_slots:
-        slot = _chain_slot(key)
+cdef bint _kept_or_mark(Ctx* c, u64 key, u64 what) except -1:
+    """Put the kept list ``(key, what)`` in ``out`` (True), or mark the plays put next to be kept under it (False;
+    ``_marked`` ends the mark)."""
+    cdef Kept* slot
+    cdef Keep* keep
+    if _kept_slots:
+        slot = _kept_slot(key, what)
         if slot.key:
             _reserve(c.out, c.out.n + slot.n)
-            for i in range(slot.n):
-                (<PyObject**>c.out.data)[c.out.n + i] = slot.moves[i]
+            memcpy((<PyObject**>c.out.data) + c.out.n, _kept_pool + slot.at, slot.n * sizeof(PyObject*))
             c.out.n += slot.n
             return True
-    c.chain_key[kind], c.chain_from[kind] = key, c.out.n
+    if c.keeps.n == c.keeps.cap:
+        _reserve(c.keeps, c.keeps.n + 1)
+    keep = (<Keep*>c.keeps.data) + c.keeps.n
+    keep.key, keep.what, keep.start, keep.end = key, what, c.out.n, -1
+    c.keeps.n += 1
     return False
+
+
+cdef inline void _marked(Ctx* c) noexcept:
+    """End the last mark of ``_kept_or_mark``: the plays put since."""
+    (<Keep*>c.keeps.data)[c.keeps.n - 1].end = c.out.n
 
 
 # -- blocks: the moves of a main part with two kicker units, by kicker set ---------------------------------
@@ -937,6 +986,19 @@ cdef int _with_kickers(Ctx* c, int category, int low, int length) except -1:
     return 0
 
 
+cdef int _kicker_reading(Ctx* c, int category, int low, int length) except -1:
+    """The plays of a reading with kickers (trio+solo or +pair of the trio ``low``, four+two, a plane with kickers),
+    kept under what they depend on (``_reading_key``)."""
+    if _kept_or_mark(c, _reading_key(c, category, low, length), _reading_what(c, category, low, length)):
+        return 0
+    if category == TRIO_SOLO or category == TRIO_PAIR:
+        _trio_with(c, category - TRIO_SOLO, low)
+    else:
+        _with_kickers(c, category, low, length)
+    _marked(c)
+    return 0
+
+
 cdef int _bombs(Ctx* c, int above_tier, int above_rank) except -1:
     """The bombs above (``above_tier``, ``above_rank``) (``-1, -1``: all), by tier then rank: soft (natural cards
     and a substituted wild card), hard (four natural cards), wild (the four cards of a wild rank); the rocket."""
@@ -990,12 +1052,12 @@ cdef int _leads(Ctx* c) except -1:
         while ranks:
             r = __builtin_ctz(ranks)
             ranks &= ranks - 1
-            _trio_with(c, pair, r)
+            _kicker_reading(c, TRIO_SOLO + pair, r, 1)
     for kind in range(3):  # by lowest rank, then length: the windows the wild cards can fill
         lows = c.can[kind + 1] & CHAIN_RANKS  # a window's every rank can be filled alone
         if __builtin_popcount(lows) < CHAIN_MIN[kind]:
             continue
-        kept = _kept_chains(c, kind)
+        kept = _kept_or_mark(c, _chain_key(c, kind), _chains_what(c, kind))
         if kept and kind < 2:
             continue
         _needs(c, kind + 1, needs)
@@ -1015,7 +1077,8 @@ cdef int _leads(Ctx* c) except -1:
                 continue
             for length in range(CHAIN_MIN[kind], min(CHAIN_MAX[kind], end - low) + 1):
                 _chain(c, kind, low, length)
-        c.chain_to[kind] = c.out.n
+        if not kept:
+            _marked(c)
     lows = c.can[3] & CHAIN_RANKS
     if __builtin_popcount(lows) >= CHAIN_MIN[2]:  # ``ends`` holds the planes' windows
         for category in range(PLANE_SOLOS, PLANE_PAIRS + 1):
@@ -1025,14 +1088,14 @@ cdef int _leads(Ctx* c) except -1:
                 low = __builtin_ctz(ranks)
                 ranks &= ranks - 1
                 for length in range(CHAIN_MIN[2], min(longest, ends[low] - low) + 1):
-                    _with_kickers(c, category, low, length)
+                    _kicker_reading(c, category, low, length)
     if c.four_two:
         for category in range(FOUR_TWO_SOLOS, FOUR_TWO_PAIRS + 1):
             ranks = c.can[4] & NOT_RANKS
             while ranks:
                 r = __builtin_ctz(ranks)
                 ranks &= ranks - 1
-                _with_kickers(c, category, r, 1)
+                _kicker_reading(c, category, r, 1)
     return _bombs(c, -1, -1)
 
 
@@ -1057,10 +1120,8 @@ cdef int _follows(Ctx* c, int category, int rank, int length, int tier) except -
             ranks &= ranks - 1
             if category <= TRIO:
                 _plain_one(c, category, r, category)
-            elif category <= TRIO_PAIR:
-                _trio_with(c, category - TRIO_SOLO, r)
             else:
-                _with_kickers(c, category, r, 1)
+                _kicker_reading(c, category, r, 1)
     elif SOLO_CHAIN <= category <= PLANE_PAIRS:
         kind = category - SOLO_CHAIN if category <= PLANE else 2
         if CHAIN_MIN[kind] <= length <= (CHAIN_MAX[kind] if category <= PLANE else
@@ -1074,7 +1135,7 @@ cdef int _follows(Ctx* c, int category, int rank, int length, int tier) except -
                     if category <= PLANE:
                         _chain(c, kind, low, length)
                     else:
-                        _with_kickers(c, category, low, length)
+                        _kicker_reading(c, category, low, length)
     return _bombs(c, -1, -1)
 
 
@@ -1099,6 +1160,7 @@ cdef bint _read(object hand, object wild, object rules, Ctx* c) except -1:
     cdef Py_ssize_t size
     cdef int r, i, k, n, value
     cdef int held[5]         # held[n], bit r: rank r holds n cards or more
+    cdef u64 at_least
     cdef PyObject* item
     cdef bint listed
     if type(rules) is not _rules_type:
@@ -1112,12 +1174,14 @@ cdef bint _read(object hand, object wild, object rules, Ctx* c) except -1:
     if size != NUM_RANKS:
         return False
     held[1] = held[2] = held[3] = held[4] = 0
+    c.hand = 0
     for r in range(NUM_RANKS):
         item = PyList_GET_ITEM(<PyObject*>hand, r) if listed else PyTuple_GET_ITEM(<PyObject*>hand, r)
         value = _small_int(item, 1 if r >= SMALL_JOKER else 4)
         if value < 0:
             return False
         c.count[r] = c.nat[r] = value
+        c.hand |= <u64>value << (4 * r)
         for n in range(1, value + 1):
             held[n] |= 1 << r
     if type(wild) is list:
@@ -1149,6 +1213,9 @@ cdef bint _read(object hand, object wild, object rules, Ctx* c) except -1:
         c.natural &= ~(<u64>0xF << (4 * k))
         i += 1
     c.have[1], c.have[2] = held[1], held[2] & NOT_RANKS
+    for k in range(1, 5):  # per nibble (counts 0..4): ``count + 8 - k`` has bit 3 set when ``count >= k``
+        at_least = ((c.hand + (8 - k) * ONES) >> 3) & ONES
+        c.capped[k] = ((c.hand & ~(at_least * 15)) | (k * at_least)) & c.natural | c.hand & ~c.natural
     for k in range(1, 5):  # k cards of a rank 3..2: at least k - budget natural cards
         c.can[k] = NOT_RANKS if k <= c.budget else held[k - c.budget] & ~c.wild_bits & NOT_RANKS
     c.can[1] |= held[1] & ~NOT_RANKS  # the jokers: solos
@@ -1197,15 +1264,28 @@ cdef int _init() except -1:
 
 
 def forget():
-    """Drop every play from the hash table, the blocks and the chain lists, and the plays whose wild cards stand
+    """Drop every play from the hash table, the blocks and the kept lists, and the plays whose wild cards stand
     for other ranks from ``_owned`` (``moves.forget_substituted``): plays met again are looked up anew. Call it
     between calls only."""
     global _table, _slots, _filled, _owned
     free(_table)
     _table, _slots, _filled = NULL, 0, 0
-    _drop_chain_lists()
+    _drop_kept()
     _drop_blocks()
     _owned = list({id(kept): kept for kept in _owned if not getattr(kept, "stands_for", "")}.values())
+
+
+def keep_at_most(lists, places):
+    """Bound the lists kept under what they depend on (``_kept_or_mark``) to ``lists`` lists of ``places`` plays in
+    all (by default ``KEPT_LISTS`` and ``KEPT_MOVES``: about 20 MB at most): all are dropped when the next would pass
+    either. Drops the lists kept so far; returns the bounds it replaces. Call it between calls only."""
+    global _kept_most, _kept_moves_most
+    if lists < 1 or places < 0:
+        raise ValueError(f"keep_at_most needs at least one list and no fewer than 0 places, not {lists}, {places}")
+    old = (_kept_most, _kept_moves_most)
+    _drop_kept()
+    _kept_most, _kept_moves_most = lists, places
+    return old
 
 
 def legal_moves(hand, follow, wild, rules):
@@ -1213,7 +1293,7 @@ def legal_moves(hand, follow, wild, rules):
     ``None`` or a pass, else following it (pass first); the same ``Move`` objects in the same order as
     ``wild.reference_legal_moves``."""
     cdef Ctx c
-    cdef Buf mains, planes, items, spare, runs, out, pending
+    cdef Buf mains, planes, items, spare, runs, out, pending, keeps
     cdef Pending pending_local[LOCAL]
     cdef u64 mains_local[LOCAL]
     cdef u64 planes_local[LOCAL]
@@ -1221,6 +1301,7 @@ def legal_moves(hand, follow, wild, rules):
     cdef Item spare_local[LOCAL]
     cdef Py_ssize_t runs_local[LOCAL]
     cdef PyObject* out_local[LOCAL]
+    cdef Keep keeps_local[LOCAL]
     cdef PyObject* result
     cdef Py_ssize_t i, first = 0
     cdef Seen* seen = NULL
@@ -1239,9 +1320,10 @@ def legal_moves(hand, follow, wild, rules):
     _start(&runs, runs_local, sizeof(Py_ssize_t))
     _start(&out, out_local, sizeof(PyObject*))
     _start(&pending, pending_local, sizeof(Pending))
+    _start(&keeps, keeps_local, sizeof(Keep))
     c.mains, c.items, c.spare, c.runs, c.out, c.pending = &mains, &items, &spare, &runs, &out, &pending
     c.planes, c.keep_planes = &planes, False
-    c.chain_key[0] = c.chain_key[1] = c.chain_key[2] = 0
+    c.keeps = &keeps
     if _blocks_filled >= BLOCKS_KEPT:  # dropped between calls only: the places a call takes stay valid
         _drop_blocks()
     c.epoch = _blocks_epoch
@@ -1251,8 +1333,7 @@ def legal_moves(hand, follow, wild, rules):
         else:
             _leads(&c)
         _resolve(&c)
-        if not first:
-            _keep_chains(&c)
+        _keep_lists(&c)
         result = PyList_New(out.n + first)
         if result == NULL:
             raise MemoryError()
@@ -1275,3 +1356,4 @@ def legal_moves(hand, follow, wild, rules):
         _release(&runs)
         _release(&out)
         _release(&pending)
+        _release(&keeps)
