@@ -327,7 +327,11 @@ cdef int _insert(u64 p, u64 e, u64 meta, PyObject* move) except -1:
 
 cdef object _packed(u64 cards):
     """The reference's packed form (``cards.pack``: one byte per rank) of a set of cards."""
-    return int.from_bytes(bytes([(cards >> (4 * r)) & 0xF for r in range(NUM_RANKS)]), "little")
+    cdef unsigned char counts[NUM_RANKS]
+    cdef int r
+    for r in range(NUM_RANKS):
+        counts[r] = (cards >> (4 * r)) & 0xF
+    return int.from_bytes(counts[:NUM_RANKS], "little")
 
 
 cdef PyObject* _create(Ctx* c, u64 p, u64 e, int category, int rank, int length, int tier) except NULL:

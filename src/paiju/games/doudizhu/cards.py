@@ -13,6 +13,7 @@ least n cards at once.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import mul
 
 from paiju.core.errors import CardError
 
@@ -52,7 +53,7 @@ def parse_cards(text: str) -> list[int]:
 
 def format_cards(counts: Sequence[int]) -> str:
     """Rank letters sorted low to high (``"3345B"``)."""
-    return "".join(RANKS[r] * n for r, n in enumerate(counts) if n)
+    return "".join(map(mul, RANKS, counts))
 
 
 def pack(counts: Sequence[int]) -> int:

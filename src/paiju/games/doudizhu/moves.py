@@ -190,15 +190,15 @@ def move_from_packed(packed: int, category: Category, rank: int, length: int = 1
                      tier: int = HARD) -> Move:
     """The interned ``Move`` with these packed counts (``cards.pack``) and interpretation (a 癞子 play: and what
     it stands for, and its bomb tier)."""
-    key: tuple[object, ...] = (packed, category, rank, length)
+    key: tuple[object, ...] = (packed, int(category), rank, length)  # plain values: a key the collector need not track
     if stands_for or tier != HARD:
         key += (stands_for, tier)
     table = _SUBSTITUTED if stands_for else _INTERNED
     move = table.get(key)
     if move is None:
         counts = tuple(unpack(packed))
-        move = table[key] = Move(format_cards(counts), Category(category), rank, length, counts, packed,
-                                 stands_for, tier)
+        category = category if type(category) is Category else Category(category)
+        move = table[key] = Move(format_cards(counts), category, rank, length, counts, packed, stands_for, tier)
     return move
 
 

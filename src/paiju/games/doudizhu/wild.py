@@ -128,14 +128,17 @@ def _tier(category: Category, played: int, stands: int, wild_mask: int) -> int:
     return WILD if not played & ~wild_mask else HARD if played == stands else SOFT
 
 
-_MOVES: dict[tuple[int, int, Reading], Move] = {}
+_MOVES: dict[tuple[int, int, int, int, int], Move] = {}
+"""``_move``'s plays by cards, substitution (or bomb tier) and reading; keys of plain ints, which the garbage collector
+need not track."""
 on_forget(_MOVES.clear)
 
 
 def _move(played: int, stands: int, reading: Reading, wild_mask: int) -> Move:
     """The interned play of packed cards ``played`` standing for ``stands`` in ``reading``."""
     tier = _tier(reading[0], played, stands, wild_mask)
-    key = (played, stands if stands != played else -tier, reading)
+    category, rank, length = reading
+    key = (played, stands if stands != played else -tier, int(category), rank, length)
     move = _MOVES.get(key)
     if move is None:
         stands_for = "" if played == stands else format_cards(unpack(stands))
