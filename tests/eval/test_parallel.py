@@ -1,13 +1,15 @@
+import io
 import operator
 import os
 from functools import partial
 from pathlib import Path
 
 import pytest
+from rich.console import Console
 
 from paiju.core.errors import AgentError, PaijuError
 from paiju.eval.doudizhu import DouDizhuEvalConfig, evaluate_doudizhu
-from paiju.eval.parallel import Parallelism, map_units
+from paiju.eval.parallel import LOG_SECONDS, Parallelism, ProgressLines, map_units
 from paiju.eval.seeds import derive_seed
 
 
@@ -28,6 +30,24 @@ def test_a_failing_worker_raises_its_error() -> None:
 def test_a_wrong_number_of_results_is_an_error() -> None:
     with pytest.raises(RuntimeError, match=r"units 0\.\.0 returned 0 results"):
         map_units(lambda chunk: [], 5, 1, progress=False)
+
+
+def test_progress_off_a_terminal_is_a_line_a_minute_with_the_time_left() -> None:
+    out = io.StringIO()
+    now = [0.0]
+    advance = ProgressLines("playing", 100, Console(file=out, width=200), clock=lambda: now[0])
+    for step in range(10):  # ten chunks of 10 units, 20 s apart
+        now[0] = 20.0 * (step + 1)
+        advance(10)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "playing: 10/100 (10 %), 20 s elapsed, about 3 min left"
+    assert lines[-1] == "playing: 100/100 (100 %), 3 min elapsed"
+    assert len(lines) == 1 + int(200 // LOG_SECONDS)  # the first, one a minute, the last (at 3 min, due anyway)
+
+
+def test_an_evaluation_off_a_terminal_writes_its_progress_in_lines(capsys: pytest.CaptureFixture[str]) -> None:
+    map_units(list, 12, 1, progress=True, description="decks")
+    assert "decks: 12/12 (100 %)" in capsys.readouterr().err
 
 
 def test_derived_seeds_are_stable_and_distinct() -> None:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import pickle
+import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -46,6 +47,8 @@ Backend = Literal["local", "ray"]
 BACKENDS: tuple[Backend, ...] = ("local", "ray")
 CHUNKS_PER_WORKER = 8
 """Chunks handed to each worker, so that the load evens out and the progress bar moves."""
+LOG_SECONDS = 60.0
+"""Least time between two progress lines when standard error is not a terminal."""
 MAX_CHUNK = 64
 CANCEL_SECONDS = 5.0
 """How long Ray tasks cancelled after a failure are waited for."""
@@ -108,7 +111,7 @@ def map_units(work: Callable[[range], list[Result]], units: int, parallelism: Pa
 
     ``work(chunk)`` returns one result per unit of ``chunk``. ``parallelism`` says where the chunks run (a number:
     that many local workers); the chunks are the same for every backend. A progress bar (on standard error)
-    counts units as their chunks finish.
+    counts units as their chunks finish; when standard error is not a terminal, plain lines do (``ProgressLines``).
     """
     run = parallelism if isinstance(parallelism, Parallelism) else Parallelism(parallelism)
     if units < 0:
@@ -227,11 +230,46 @@ def _checked(results: list[Result], chunk: range) -> list[Result]:
 
 @contextmanager
 def _progress_bar(shown: bool, description: str, total: int) -> Iterator[Callable[[int], None]]:
+    """A bar on a terminal; elsewhere (a log file, a batch job) one plain line at most every ``LOG_SECONDS``."""
     if not shown:
         yield lambda units: None
         return
+    console = Console(stderr=True)
+    if not console.is_terminal:
+        yield ProgressLines(description, total, console)
+        return
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TimeRemainingColumn())
-    with Progress(*columns, console=Console(stderr=True)) as bar:
+    with Progress(*columns, console=console) as bar:
         task = bar.add_task(description, total=total)
         yield lambda units: bar.advance(task, units)
+
+
+class ProgressLines:
+    """Progress written as plain lines (``playing: 64/256 (25 %), 12 min elapsed, about 36 min left``): the first
+    finished chunk, then at most one line every ``LOG_SECONDS``, and the last; the time left assumes the units to
+    come take as long as those done."""
+
+    def __init__(self, description: str, total: int, console: Console, clock: Callable[[], float] = time.monotonic,
+                 ) -> None:
+        self.description, self.total, self.console, self.clock = description, total, console, clock
+        self.start = clock()
+        self.done = 0
+        self.last_line: float | None = None
+
+    def __call__(self, units: int) -> None:
+        self.done += units
+        now = self.clock()
+        if self.done < self.total and self.last_line is not None and now - self.last_line < LOG_SECONDS:
+            return
+        self.last_line = now
+        elapsed = now - self.start
+        line = (f"{self.description}: {self.done}/{self.total} ({100 * self.done // max(1, self.total)} %), "
+                f"{_minutes(elapsed)} elapsed")
+        if self.done < self.total:
+            line += f", about {_minutes(elapsed * (self.total - self.done) / self.done)} left"
+        self.console.print(line, highlight=False, soft_wrap=True)
+
+
+def _minutes(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 60 else f"{seconds / 60:.0f} min"
