@@ -264,7 +264,7 @@ class ProgressLines:
             return
         self.last_line = now
         elapsed = now - self.start
-        line = (f"{self.description}: {self.done}/{self.total} ({100 * self.done // max(1, self.total)} %), "
+        line = (f"{self.description}: {self.done}/{self.total} ({100 * self.done // self.total} %), "
                 f"{_minutes(elapsed)} elapsed")
         if self.done < self.total:
             line += f", about {_minutes(elapsed * (self.total - self.done) / self.done)} left"
